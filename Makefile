@@ -1,0 +1,46 @@
+# The two commands of the README: `make run` and `make test`. Everything else is a helper for them.
+PYTHON ?= python3
+VENV := .venv
+PY := $(VENV)/bin/python
+STAMP := $(VENV)/.installed-$(shell cat pyproject.toml | cksum | cut -d' ' -f1)
+
+.PHONY: run test setup migrate demo bench lint messages backup restore check-deploy
+
+$(STAMP): pyproject.toml
+	test -x $(PY) || $(PYTHON) -m venv $(VENV)
+	$(PY) -m pip install --quiet --upgrade pip
+	$(PY) -m pip install --quiet -e ".[dev]"
+	rm -f $(VENV)/.installed-*
+	touch $(STAMP)
+
+setup: $(STAMP)
+
+migrate: setup
+	$(PY) manage.py migrate --noinput
+
+demo: migrate
+	$(PY) manage.py load_demo
+
+run: demo
+	$(PY) manage.py runserver 127.0.0.1:8000
+
+# DATABASE_URL=postgres://… make test runs the same suite on PostgreSQL.
+test: setup
+	$(PY) -m pytest $(PYTEST_ARGS)
+
+bench: setup
+	$(PY) -m bench.meld $(BENCH_ARGS)
+	$(PY) -m bench.draws $(BENCH_ARGS)
+
+lint: setup
+	$(VENV)/bin/ruff check .
+
+# Refresh the catalogues after changing strings; translate, then `make messages` again compiles them.
+messages: setup
+	$(PY) manage.py makemessages --no-obsolete --no-location -l ko -l zh_Hant --ignore ".venv/*" --ignore "staticfiles/*"
+	$(PY) -m tournament.i18n_compile
+
+check-deploy: setup
+	DJANGO_SETTINGS_MODULE=tournament.settings.production \
+	DJANGO_SECRET_KEY=check-deploy-0123456789-abcdefghijklmnopqrstuvwxyz-ABCDEFGHIJ \
+	DJANGO_ALLOWED_HOSTS=example.org $(PY) manage.py check --deploy --fail-level WARNING

@@ -1,0 +1,145 @@
+"""A festival (대회, 大賽) and the events (종목) it runs."""
+
+import zoneinfo
+
+from django.conf import settings
+from django.core.exceptions import ValidationError
+from django.db import models
+from django.urls import reverse
+from django.utils import timezone
+from django.utils.translation import gettext_lazy as _
+
+TIMEZONE_CHOICES = [(name, name) for name in ("Asia/Seoul", "Asia/Hong_Kong", "Asia/Taipei", "Europe/London", "UTC")]
+
+
+class Festival(models.Model):
+    slug = models.SlugField(_("short name in links"), max_length=60, unique=True)
+    name = models.CharField(_("name"), max_length=200)
+    venue = models.CharField(_("venue"), max_length=200, blank=True)
+    starts_on = models.DateField(_("first day"))
+    ends_on = models.DateField(_("last day"))
+    contact = models.CharField(_("contact"), max_length=200, blank=True)
+    languages = models.CharField(
+        _("languages"), max_length=40, default="ko,en", help_text=_("Comma-separated language codes.")
+    )
+    timezone = models.CharField(_("time zone"), max_length=40, choices=TIMEZONE_CHOICES, default="Asia/Seoul")
+    staff = models.ManyToManyField(
+        settings.AUTH_USER_MODEL,
+        blank=True,
+        related_name="festivals",
+        verbose_name=_("staff"),
+        help_text=_("Organisers, referees and desk volunteers working at this festival; their group gives the role."),
+    )
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["-starts_on", "name"]
+        verbose_name = _("festival")
+        verbose_name_plural = _("festivals")
+
+    def __str__(self) -> str:
+        return self.name
+
+    def clean(self):
+        if self.starts_on and self.ends_on and self.ends_on < self.starts_on:
+            raise ValidationError({"ends_on": _("The last day cannot be before the first day.")})
+
+    @property
+    def tzinfo(self):
+        return zoneinfo.ZoneInfo(self.timezone)
+
+    def get_absolute_url(self) -> str:
+        return reverse("festival", kwargs={"festival": self.slug})
+
+
+class Event(models.Model):
+    class Game(models.TextChoices):
+        CLASSIC = "classic", _("Rummikub")
+        WORD = "word", _("Rummikub Word")
+
+    class Format(models.TextChoices):
+        BUSAN = "busan", _("Elimination (Busan 2014)")
+        HONG_KONG = "hk", _("Move up a table (Hong Kong 2016)")
+
+    class Ruleset(models.TextChoices):
+        WRC_2014 = "wrc-2014", _("World rules 2014 (joker 50)")
+        HK_2016 = "hk-2016", _("Hong Kong 2016 (joker 30, average points)")
+        CASUAL = "casual", _("Casual (joker 30)")
+
+    class CheckinOverride(models.TextChoices):
+        SCHEDULE = "", _("Follow the schedule")
+        OPEN = "open", _("Open (reopened by the organiser)")
+        CLOSED = "closed", _("Closed (by the organiser)")
+
+    class Numbering(models.TextChoices):
+        REGISTRATION = "registration", _("In registration order")
+        RANDOM = "random", _("At random")
+
+    festival = models.ForeignKey(Festival, on_delete=models.PROTECT, related_name="events", verbose_name=_("festival"))
+    slug = models.SlugField(_("short name in links"), max_length=60)
+    name = models.CharField(_("name"), max_length=200)
+    game = models.CharField(_("game"), max_length=10, choices=Game.choices, default=Game.CLASSIC)
+    format = models.CharField(_("format"), max_length=10, choices=Format.choices, default=Format.BUSAN)
+    ruleset = models.CharField(_("rules"), max_length=20, choices=Ruleset.choices, default=Ruleset.WRC_2014)
+    capacity = models.PositiveIntegerField(_("places"), default=128)
+    starts_at = models.DateTimeField(_("starts"))
+    ends_at = models.DateTimeField(_("ends"))
+    registration_opens_at = models.DateTimeField(_("registration opens"))
+    registration_closes_at = models.DateTimeField(_("registration closes"))
+    withdrawal_deadline = models.DateTimeField(_("withdrawal deadline"))
+    checkin_opens_at = models.DateTimeField(_("check-in opens"))
+    checkin_closes_at = models.DateTimeField(_("check-in closes"))
+    checkin_override = models.CharField(
+        _("check-in"), max_length=10, choices=CheckinOverride.choices, default=CheckinOverride.SCHEDULE, blank=True
+    )
+    numbering = models.CharField(
+        _("player numbers"), max_length=20, choices=Numbering.choices, default=Numbering.REGISTRATION
+    )
+    numbering_seed = models.BigIntegerField(_("numbering seed"), null=True, blank=True)
+    numbers_assigned_at = models.DateTimeField(_("numbers assigned"), null=True, blank=True)
+
+    class Meta:
+        ordering = ["starts_at", "name"]
+        verbose_name = _("event")
+        verbose_name_plural = _("events")
+        constraints = [models.UniqueConstraint(fields=["festival", "slug"], name="event_slug_unique_in_festival")]
+
+    def __str__(self) -> str:
+        return self.name
+
+    def clean(self):
+        errors = {}
+        pairs = [
+            ("starts_at", "ends_at", _("The event must end after it starts.")),
+            ("registration_opens_at", "registration_closes_at", _("Registration must close after it opens.")),
+            ("checkin_opens_at", "checkin_closes_at", _("Check-in must close after it opens.")),
+        ]
+        for start, end, message in pairs:
+            if getattr(self, start) and getattr(self, end) and getattr(self, end) <= getattr(self, start):
+                errors[end] = message
+        if errors:
+            raise ValidationError(errors)
+
+    def get_absolute_url(self) -> str:
+        return reverse("event", kwargs={"festival": self.festival.slug, "event": self.slug})
+
+    def overlaps(self, other: "Event") -> bool:
+        """R9: a player may not enter two events that run at the same time."""
+        return self.starts_at < other.ends_at and other.starts_at < self.ends_at
+
+    def registration_is_open(self, now=None) -> bool:
+        now = now or timezone.now()
+        return self.registration_opens_at <= now < self.registration_closes_at
+
+    def withdrawal_is_open(self, now=None) -> bool:
+        now = now or timezone.now()
+        return now < self.withdrawal_deadline
+
+    def checkin_is_open(self, now=None) -> bool:
+        """R9: late arrivals are refused once check-in closes; the organiser may close early or reopen."""
+        if self.checkin_override == self.CheckinOverride.OPEN:
+            return True
+        if self.checkin_override == self.CheckinOverride.CLOSED:
+            return False
+        now = now or timezone.now()
+        return self.checkin_opens_at <= now < self.checkin_closes_at

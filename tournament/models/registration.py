@@ -1,0 +1,119 @@
+"""Players and their registrations. Registrations change state; they are never deleted (DESIGN.md)."""
+
+import secrets
+import unicodedata
+
+from django.conf import settings
+from django.db import models
+from django.urls import reverse
+from django.utils.translation import gettext_lazy as _
+
+from .festival import Event, Festival
+
+
+def new_token() -> str:
+    # 192 bits: a personal link cannot be guessed or enumerated.
+    return secrets.token_urlsafe(24)
+
+
+def name_key(name: str) -> str:
+    """The same name typed twice: width-folded (NFKC), case-folded, without spaces."""
+    return "".join(unicodedata.normalize("NFKC", name).casefold().split())
+
+
+def contact_key(contact: str) -> str:
+    """An e-mail address lower-cased; a phone number reduced to its digits."""
+    contact = unicodedata.normalize("NFKC", contact).strip()
+    if "@" in contact:
+        return contact.casefold()
+    return "".join(ch for ch in contact if ch.isdigit())
+
+
+class Player(models.Model):
+    """A person at one festival; they may enter several of its events."""
+
+    festival = models.ForeignKey(Festival, on_delete=models.PROTECT, related_name="players", verbose_name=_("festival"))
+    name = models.CharField(_("name"), max_length=100)
+    name_key = models.CharField(max_length=100, editable=False, db_index=True)
+    contact = models.CharField(_("e-mail or phone"), max_length=200)
+    contact_key = models.CharField(max_length=200, editable=False)
+    birth_year = models.PositiveSmallIntegerField(_("birth year"))
+    affiliation = models.CharField(_("school or club"), max_length=200, blank=True)
+    ranking_id = models.CharField(_("national ranking id"), max_length=40, blank=True)
+    token = models.CharField(max_length=64, unique=True, default=new_token, editable=False)
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["name"]
+        verbose_name = _("player")
+        verbose_name_plural = _("players")
+        constraints = [
+            models.UniqueConstraint(fields=["festival", "name_key", "contact_key"], name="player_unique_person"),
+        ]
+
+    def __str__(self) -> str:
+        return self.name
+
+    def save(self, *args, **kwargs):
+        self.name_key = name_key(self.name)
+        self.contact_key = contact_key(self.contact)
+        super().save(*args, **kwargs)
+
+    def get_absolute_url(self) -> str:
+        return reverse("player-page", kwargs={"token": self.token})
+
+    @property
+    def masked_contact(self) -> str:
+        """Enough for the player to recognise their own contact, too little for anyone else."""
+        value = self.contact
+        if "@" in value:
+            local, _at, domain = value.partition("@")
+            return f"{local[:2]}…@{domain}"
+        return f"…{value[-4:]}" if len(value) > 4 else "…"
+
+
+class Registration(models.Model):
+    class Status(models.TextChoices):
+        REGISTERED = "registered", _("Registered")
+        WAITLISTED = "waitlisted", _("Waiting list")
+        WITHDRAWN = "withdrawn", _("Withdrawn")
+
+    ACTIVE = (Status.REGISTERED, Status.WAITLISTED)
+
+    event = models.ForeignKey(Event, on_delete=models.PROTECT, related_name="registrations", verbose_name=_("event"))
+    player = models.ForeignKey(
+        Player, on_delete=models.PROTECT, related_name="registrations", verbose_name=_("player")
+    )
+    status = models.CharField(_("status"), max_length=12, choices=Status.choices, default=Status.REGISTERED)
+    created_at = models.DateTimeField(_("registered at"), auto_now_add=True, db_index=True)
+    # Waiting-list order: the time the player joined the current queue (re-registering queues again).
+    queued_at = models.DateTimeField(_("in line since"), null=True, blank=True)
+    number = models.PositiveIntegerField(_("player number"), null=True, blank=True)
+    checked_in_at = models.DateTimeField(_("checked in at"), null=True, blank=True)
+    checked_in_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+    )
+    withdrawn_at = models.DateTimeField(_("withdrawn at"), null=True, blank=True)
+
+    class Meta:
+        ordering = ["created_at", "id"]
+        verbose_name = _("registration")
+        verbose_name_plural = _("registrations")
+        constraints = [
+            models.UniqueConstraint(fields=["event", "player"], name="registration_once_per_event"),
+            models.UniqueConstraint(
+                fields=["event", "number"], condition=models.Q(number__isnull=False), name="player_number_unique"
+            ),
+        ]
+        indexes = [models.Index(fields=["event", "status"])]
+
+    def __str__(self) -> str:
+        return f"{self.player} – {self.event}"
+
+    @property
+    def is_active(self) -> bool:
+        return self.status in self.ACTIVE
+
+    @property
+    def is_checked_in(self) -> bool:
+        return self.checked_in_at is not None

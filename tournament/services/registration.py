@@ -1,0 +1,166 @@
+"""Registering for an event, withdrawing, and the waiting list (R9)."""
+
+from dataclasses import dataclass
+
+from django.db import IntegrityError, transaction
+from django.utils import timezone
+from django.utils.formats import date_format
+from django.utils.translation import gettext as _
+
+from ..models import Event, Player, Registration
+from ..models.registration import contact_key, name_key
+from .audit import Actor, record
+from .errors import ServiceError
+
+
+@dataclass(frozen=True)
+class PlayerDetails:
+    name: str
+    contact: str
+    birth_year: int
+    affiliation: str = ""
+    ranking_id: str = ""
+
+
+def _snapshot(registration: Registration) -> dict:
+    return {
+        "status": registration.status,
+        "number": registration.number,
+        "checked_in": registration.checked_in_at.isoformat() if registration.checked_in_at else None,
+    }
+
+
+def find_clash(*, player: Player, event: Event) -> Event | None:
+    """R9: the player's other active registration at the same time as `event`, if any."""
+    others = Event.objects.filter(
+        registrations__player=player,
+        registrations__status__in=Registration.ACTIVE,
+        starts_at__lt=event.ends_at,
+        ends_at__gt=event.starts_at,
+    ).exclude(pk=event.pk)
+    return others.first()
+
+
+def clash_message(other: Event) -> str:
+    return _("You are already entered in “%(event)s” (%(start)s–%(end)s), which runs at the same time.") % {
+        "event": other.name,
+        "start": date_format(timezone.localtime(other.starts_at), "H:i"),
+        "end": date_format(timezone.localtime(other.ends_at), "H:i"),
+    }
+
+
+def _find_or_create_player(*, festival, details: PlayerDetails) -> Player:
+    player = Player.objects.filter(
+        festival=festival, name_key=name_key(details.name), contact_key=contact_key(details.contact)
+    ).first()
+    if player is None:
+        player = Player.objects.create(
+            festival=festival,
+            name=details.name,
+            contact=details.contact,
+            birth_year=details.birth_year,
+            affiliation=details.affiliation,
+            ranking_id=details.ranking_id,
+        )
+    return player
+
+
+def _enter(*, event: Event, player: Player, actor: Actor, now, action: str) -> Registration:
+    """Add `player` to `event` (a place or the waiting list). The event row must be locked by the caller."""
+    clash = find_clash(player=player, event=event)
+    if clash is not None:
+        raise ServiceError(clash_message(clash), code="clash")
+    registration = Registration.objects.filter(event=event, player=player).first()
+    if registration is not None and registration.is_active:
+        raise ServiceError(_("%(name)s is already registered for this event.") % {"name": player.name}, code="duplicate")
+    taken = Registration.objects.filter(event=event, status=Registration.Status.REGISTERED).count()
+    status = Registration.Status.REGISTERED if taken < event.capacity else Registration.Status.WAITLISTED
+    if registration is None:
+        before = None
+        registration = Registration.objects.create(event=event, player=player, status=status, queued_at=now)
+    else:
+        # Withdrawn earlier and back again: the same registration changes state, its history stays in the log.
+        before = _snapshot(registration)
+        registration.status = status
+        registration.queued_at = now
+        registration.withdrawn_at = None
+        registration.save(update_fields=["status", "queued_at", "withdrawn_at"])
+    record(actor=actor, action=action, target=registration, event=event, before=before, after=_snapshot(registration))
+    return registration
+
+
+def register(*, event: Event, details: PlayerDetails, actor: Actor, now=None, by_organiser: bool = False) -> Registration:
+    """A player enters an event: a place while there are places, else the waiting list."""
+    now = now or timezone.now()
+    try:
+        with transaction.atomic():
+            event = Event.objects.select_for_update().select_related("festival").get(pk=event.pk)
+            if not by_organiser and not event.registration_is_open(now):
+                raise ServiceError(_("Registration for this event is not open."), code="closed")
+            player = _find_or_create_player(festival=event.festival, details=details)
+            return _enter(event=event, player=player, actor=actor, now=now, action="registration.created")
+    except IntegrityError:
+        # Two identical requests raced past the checks above; the database kept exactly one.
+        raise ServiceError(_("This registration already exists."), code="duplicate") from None
+
+
+def register_existing_player(*, event: Event, player: Player, actor: Actor, now=None) -> Registration:
+    """From the player's own page: enter one more event of the same festival."""
+    now = now or timezone.now()
+    if player.festival_id != event.festival_id:
+        raise ServiceError(_("This event belongs to another festival."), code="other_festival")
+    try:
+        with transaction.atomic():
+            event = Event.objects.select_for_update().select_related("festival").get(pk=event.pk)
+            if not event.registration_is_open(now):
+                raise ServiceError(_("Registration for this event is not open."), code="closed")
+            return _enter(event=event, player=player, actor=actor, now=now, action="registration.created")
+    except IntegrityError:
+        raise ServiceError(_("This registration already exists."), code="duplicate") from None
+
+
+def _promote_from_waiting_list(*, event: Event, actor: Actor, now) -> Registration | None:
+    nxt = (
+        Registration.objects.select_for_update()
+        .filter(event=event, status=Registration.Status.WAITLISTED)
+        .order_by("queued_at", "id")
+        .first()
+    )
+    if nxt is None:
+        return None
+    before = _snapshot(nxt)
+    nxt.status = Registration.Status.REGISTERED
+    nxt.save(update_fields=["status"])
+    record(actor=actor, action="registration.promoted", target=nxt, event=event, before=before, after=_snapshot(nxt))
+    return nxt
+
+
+def withdraw(*, registration: Registration, actor: Actor, now=None, by_organiser: bool = False, reason: str = "") -> Registration:
+    """R9: a player withdraws until the deadline (the organiser at any time); the freed place goes to the
+    first on the waiting list while the deadline has not passed."""
+    now = now or timezone.now()
+    with transaction.atomic():
+        event = Event.objects.select_for_update().get(pk=registration.event_id)
+        registration = Registration.objects.select_for_update().get(pk=registration.pk)
+        if not registration.is_active:
+            raise ServiceError(_("This registration is already withdrawn."), code="withdrawn")
+        if not by_organiser and not event.withdrawal_is_open(now):
+            raise ServiceError(
+                _("The withdrawal deadline (%(deadline)s) has passed. Please tell the organiser.")
+                % {"deadline": date_format(timezone.localtime(event.withdrawal_deadline), "DATETIME_FORMAT")},
+                code="deadline",
+            )
+        if registration.is_checked_in and not by_organiser:
+            raise ServiceError(_("You are already checked in. Please tell the desk."), code="checked_in")
+        freed_place = registration.status == Registration.Status.REGISTERED
+        before = _snapshot(registration)
+        registration.status = Registration.Status.WITHDRAWN
+        registration.withdrawn_at = now
+        registration.save(update_fields=["status", "withdrawn_at"])
+        record(
+            actor=actor, action="registration.withdrawn", target=registration, event=event,
+            before=before, after=_snapshot(registration), reason=reason,
+        )
+        if freed_place and event.withdrawal_is_open(now):
+            _promote_from_waiting_list(event=event, actor=actor, now=now)
+    return registration

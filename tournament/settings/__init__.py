@@ -1,0 +1,1 @@
+"""Settings: `development` (manage.py default), `test` (pytest), `production` (gunicorn, docker)."""

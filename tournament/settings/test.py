@@ -1,0 +1,8 @@
+"""pytest: fast hashing, plain static storage, in-memory cache."""
+
+from .development import *  # noqa: F403
+
+DEBUG = False
+PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
+ALLOWED_HOSTS = ["testserver", "127.0.0.1", "localhost"]
+AXES_ENABLED = True

@@ -1,0 +1,25 @@
+"""Top-level routes. Each area of the app keeps its own routes next to its views."""
+
+from django.contrib import admin
+from django.contrib.auth import views as auth_views
+from django.urls import include, path
+
+from .views import desk, imports, manage, player, public, registration
+
+urlpatterns = [
+    path("", include(public.urlpatterns)),
+    path("", include(registration.urlpatterns)),
+    path("p/", include(player.urlpatterns)),
+    path("desk/", include(desk.urlpatterns)),
+    path("manage/", include(manage.urlpatterns)),
+    path("manage/", include(imports.urlpatterns)),
+    path("i18n/", include("django.conf.urls.i18n")),
+    path("accounts/login/", auth_views.LoginView.as_view(), name="login"),
+    path("accounts/logout/", auth_views.LogoutView.as_view(), name="logout"),
+    path("admin/", admin.site.urls),
+]
+
+handler400 = "tournament.views.errors.bad_request"
+handler403 = "tournament.views.errors.permission_denied"
+handler404 = "tournament.views.errors.page_not_found"
+handler500 = "tournament.views.errors.server_error"

@@ -1,0 +1,151 @@
+"""Hong Kong 2016 "move up a table" rotation (R8.2, seed 003).
+
+- Game 1: table 1 = players 1–4, table 2 = players 5–8, … (:func:`initial_tables`), or a random draw
+  (organiser's choice: use :func:`.draw.draw_tables`).
+- After **every** game the top 2 of each table — by that game's result: the winner(s) first, then the
+  highest score, i.e. the loser with the smallest penalty — move to the next table (k → k + 1, the last
+  table's → table 1); the others stay (:func:`movement`). Tables of 3 also send 2 and receive 2, so all
+  table sizes are kept. A tie on the move cut is settled by a recorded lot (R7, highest number moves):
+  drawn by the software from ``lot_seed`` (recorded in :attr:`Movement.lots`, to be shown to the
+  table's referee) or given as a ``tiebreak``.
+- At every game each table's seat order / first player is drawn again: :func:`.draw.draw_seat_orders`.
+- Final ranking (:func:`event_ranking`): total wins, then **average** points; ties for the prize places
+  (default 4) are flagged → one-game playoff after the final (or a lot), fed back as ``tiebreak``.
+- Games: 3 (the conduct rules mention 4 — a setting, :class:`HongKongSettings`).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Hashable, Iterable, Mapping, Sequence
+from dataclasses import dataclass
+
+from .draw import Entrant, draw_seat_orders
+from .ranking import AVERAGE, Lot, Ranked, SeatResult, Standing, cut, draw_lot, rank, standings, tie_groups
+from .tables import table_sizes
+
+BY_NUMBER = "number"
+BY_DRAW = "draw"
+
+
+@dataclass(frozen=True)
+class HongKongSettings:
+    games: int = 3
+    initial: str = BY_NUMBER  # BY_NUMBER or BY_DRAW
+    movers: int = 2  # top 2 of each table move up
+    prize_places: int = 4
+    points: str = AVERAGE
+
+
+def initial_tables(
+    entrants: Iterable[Entrant], seat_seed: int | str | None = None
+) -> tuple[tuple[Hashable, ...], ...]:
+    """Game 1 by player number: 1–4 at table 1, 5–8 at table 2, … (tables of 3 last, R8.1 sizes).
+
+    Numbers need not be contiguous (absent players leave gaps); they must be present and distinct.
+    With ``seat_seed`` each table's seat order is drawn (R8.2), otherwise seats follow the numbers.
+    """
+    es = list(entrants)
+    if any(e.number is None for e in es):
+        raise ValueError("seating by number needs a player number for everyone")
+    if len({e.number for e in es}) != len(es):
+        raise ValueError("player numbers must be distinct")
+    es.sort(key=lambda e: e.number)
+    tables, i = [], 0
+    for size in table_sizes(len(es)):
+        tables.append(tuple(e.id for e in es[i : i + size]))
+        i += size
+    return draw_seat_orders(tables, seat_seed) if seat_seed is not None else tuple(tables)
+
+
+@dataclass(frozen=True)
+class MoveTie:
+    table: int
+    players: tuple[Hashable, ...]
+    places: int  # how many of them move
+
+
+@dataclass(frozen=True)
+class Movement:
+    movers: tuple[tuple[Hashable, ...], ...]  # per table (index 0 = table 1): who moves up
+    stayers: tuple[tuple[Hashable, ...], ...]
+    #: next game's tables (stayers, then arrivals; draw the seat order with draw_seat_orders),
+    #: or None while a tie is unresolved
+    next_tables: tuple[tuple[Hashable, ...], ...] | None
+    ties: tuple[MoveTie, ...]  # unresolved ties on the move cut
+    lots: tuple[tuple[int, Lot], ...]  # (table, lot) drawn to settle ties (R7)
+    rankings: tuple[tuple[Ranked, ...], ...]  # each table's order in this game
+
+    @property
+    def resolved(self) -> bool:
+        return not self.ties
+
+
+def movement(
+    tables: Sequence[Sequence[Hashable]],
+    results: Iterable[SeatResult],
+    *,
+    movers: int = 2,
+    tiebreak: Mapping[Hashable, object] | None = None,
+    lot_seed: int | str | None = None,
+) -> Movement:
+    """Who moves after one game (R8.2), from that game's confirmed results.
+
+    ``results`` holds one :class:`SeatResult` per seated player for this game. A tie on the move cut
+    is resolved by ``tiebreak`` if it covers the tied players, else by a lot drawn from
+    ``random.Random(f"{lot_seed}/table {t}")`` when ``lot_seed`` is given, else left unresolved.
+    """
+    by_player: dict[Hashable, SeatResult] = {}
+    for r in results:
+        if r.player_id in by_player:
+            raise ValueError(f"two results for player {r.player_id!r} in one game")
+        by_player[r.player_id] = r
+    missing = [p for tb in tables for p in tb if p not in by_player]
+    if missing:
+        raise ValueError(f"no result yet for {missing}")
+    tiebreak = dict(tiebreak or {})
+    up, stay, ties, lots, rankings = [], [], [], [], []
+    for t, table in enumerate(tables, 1):
+        game = [Standing(p, 1 if by_player[p].win else 0, by_player[p].score, 1) for p in table]
+        k = min(movers, len(table))
+        ranked = rank(game, tiebreak=tiebreak)
+        c = cut(ranked, k)
+        if c.tied_at_cut and lot_seed is not None:
+            lot = draw_lot(c.tied_at_cut, f"{lot_seed}/table {t}")
+            lots.append((t, lot))
+            ranked = rank(game, tiebreak={**tiebreak, **lot.numbers})
+            c = cut(ranked, k)
+        if c.tied_at_cut:
+            ties.append(MoveTie(t, c.tied_at_cut, c.places_contested))
+        rankings.append(tuple(ranked))
+        up.append(c.advancing)
+        stay.append(tuple(p for p in table if p not in c.advancing and p not in c.tied_at_cut))
+    nxt = None
+    if not ties:
+        n = len(tables)
+        nxt = tuple(stay[t] + up[(t - 1) % n] for t in range(n))
+    return Movement(tuple(up), tuple(stay), nxt, tuple(ties), tuple(lots), tuple(rankings))
+
+
+@dataclass(frozen=True)
+class EventRanking:
+    ranked: tuple[Ranked, ...]
+    prize_ties: tuple[tuple[Hashable, ...], ...]  # tied groups within the prize places → playoff
+
+    @property
+    def resolved(self) -> bool:
+        return not self.prize_ties
+
+
+def event_ranking(
+    results: Iterable[SeatResult],
+    players: Iterable[Hashable] = (),
+    *,
+    prize_places: int = 4,
+    tiebreak: Mapping[Hashable, object] | None = None,
+    points: str = AVERAGE,
+) -> EventRanking:
+    """Final ranking (R8.2): total wins, then average points; prize-place ties flagged (R7)."""
+    ranked = rank(standings(results, players), points, tiebreak)
+    rank_of = {r.player_id: r.rank for r in ranked}
+    prize = tuple(g for g in tie_groups(ranked) if rank_of[g[0]] <= prize_places)
+    return EventRanking(tuple(ranked), prize)

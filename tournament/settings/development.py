@@ -12,3 +12,7 @@ STORAGES = {
 }
 # One process, one memory cache: fine for ratelimit on a laptop.
 SILENCED_SYSTEM_CHECKS = ["django_ratelimit.E003", "django_ratelimit.W001"]
+# Static files come straight from static/ (no collectstatic in development or tests).
+STATIC_ROOT = None
+WHITENOISE_USE_FINDERS = True
+WHITENOISE_AUTOREFRESH = True

@@ -1,0 +1,5 @@
+"""Demo data for `manage.py load_demo`: two real festivals from the seed documents, on today's date."""
+
+from .loader import load_demo, summary_lines
+
+__all__ = ["load_demo", "summary_lines"]

@@ -1,13 +1,20 @@
 """The desk on the morning (R9): check-in until it closes, then player numbers for the draw (R8.2)."""
 
+import functools
+import operator
 import random
+import re
 import secrets
+import unicodedata
+from dataclasses import dataclass
 
 from django.db import transaction
+from django.db.models import Case, Count, Q, Value, When
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
-from ..models import Event, Registration
+from ..models import Event, Player, Registration
+from ..models.registration import name_key
 from .audit import Actor, record
 from .errors import ServiceError
 
@@ -20,11 +27,16 @@ def check_in(*, registration: Registration, actor: Actor, now=None) -> Registrat
         registration = Registration.objects.select_for_update().select_related("player").get(pk=registration.pk)
         if not event.checkin_is_open(now):
             raise ServiceError(_("Check-in for this event is closed; late arrivals cannot be admitted."), code="closed")
+        if registration.status == Registration.Status.WAITLISTED:
+            raise ServiceError(
+                _("%(name)s is on the waiting list and has no place, so cannot be checked in.")
+                % {"name": registration.player.name},
+                code="waitlisted",
+            )
         if registration.status != Registration.Status.REGISTERED:
             raise ServiceError(
-                _("%(name)s is not registered for a place (%(status)s).")
-                % {"name": registration.player.name, "status": registration.get_status_display()},
-                code="not_registered",
+                _("%(name)s has withdrawn from this event and cannot be checked in.") % {"name": registration.player.name},
+                code="withdrawn",
             )
         if registration.is_checked_in:
             return registration
@@ -39,7 +51,7 @@ def undo_check_in(*, registration: Registration, actor: Actor, now=None) -> Regi
     now = now or timezone.now()
     with transaction.atomic():
         event = Event.objects.select_for_update().get(pk=registration.event_id)
-        registration = Registration.objects.select_for_update().get(pk=registration.pk)
+        registration = Registration.objects.select_for_update().select_related("player").get(pk=registration.pk)
         if not event.checkin_is_open(now):
             raise ServiceError(_("Check-in is closed; ask the organiser to reopen it first."), code="closed")
         if not registration.is_checked_in:
@@ -114,3 +126,91 @@ def assign_numbers(*, event: Event, actor: Actor, method: str | None = None, see
         record(actor=actor, action="checkin.numbered", target=event, event=event,
                after={"method": method, "seed": seed, "players": len(order)})
     return event
+
+
+# --- Desk look-ups (read only: no transaction, no audit). Each is one query, whatever the number of players. ---
+
+SEARCH_LIMIT = 30
+_PERSONAL_LINK = re.compile(r"(?:^|/)p/([A-Za-z0-9_-]{16,64})/?(?:[?#].*)?$")
+_BARE_TOKEN = re.compile(r"[A-Za-z0-9_-]{20,64}")
+_PLAYER_NUMBER = re.compile(r"#?([0-9]{1,9})")
+
+
+@dataclass(frozen=True)
+class DeskQuery:
+    """What the volunteer typed or scanned, read three ways: a personal link/token, a player number, a name."""
+
+    token: str = ""
+    number: int | None = None
+    name: str = ""
+    is_link: bool = False
+
+    @classmethod
+    def parse(cls, text: str) -> "DeskQuery":
+        raw = text.strip()
+        link = _PERSONAL_LINK.search(raw)
+        if link:
+            # A scanned or pasted personal page: only the token counts (tokens are case-sensitive).
+            return cls(token=link.group(1), is_link=True)
+        folded = unicodedata.normalize("NFKC", raw).strip()  # full-width digits typed on a CJK keyboard
+        number = _PLAYER_NUMBER.fullmatch(folded)
+        if number:
+            # "17", "#17", "１７": the player numbered 17, and names containing 17 ("Team 17").
+            return cls(number=int(number.group(1)), name=number.group(1))
+        return cls(token=raw if _BARE_TOKEN.fullmatch(raw) else "", name=name_key(raw))
+
+    @property
+    def is_empty(self) -> bool:
+        return not (self.token or self.name or self.number is not None)
+
+    def condition(self) -> Q:
+        parts = []
+        if self.token:
+            parts.append(Q(player__token=self.token))
+        if self.number is not None:
+            parts.append(Q(number=self.number))
+        if self.name:
+            parts.append(Q(player__name_key__icontains=self.name))
+        return functools.reduce(operator.or_, parts) if parts else Q(pk__in=[])
+
+
+def search_registrations(*, event: Event, query: DeskQuery, limit: int = SEARCH_LIMIT) -> list[Registration]:
+    """Every registration of `event` (any status, so the desk can explain a waiting-list or withdrawn player)
+    matching the query; exact matches by token or number first, then by name. At most `limit + 1` rows, so
+    the caller can tell there are more."""
+    if query.is_empty:
+        return []
+    exact = [Q(player__token=query.token)] if query.token else []
+    if query.number is not None:
+        exact.append(Q(number=query.number))
+    rank = Case(*(When(condition, then=Value(0)) for condition in exact), default=Value(1))
+    return list(
+        Registration.objects.filter(query.condition(), event=event)
+        .select_related("player")
+        .annotate(rank=rank)
+        .order_by("rank", "player__name_key", "id")[: limit + 1]
+    )
+
+
+def player_by_token(*, event: Event, token: str) -> Player | None:
+    """A scanned player of the same festival who is not entered in this event (wrong desk)."""
+    return Player.objects.filter(festival_id=event.festival_id, token=token).first() if token else None
+
+
+def desk_counts(*, event: Event) -> dict[str, int]:
+    counts = Registration.objects.filter(event=event).aggregate(
+        registered=Count("id", filter=Q(status=Registration.Status.REGISTERED)),
+        waitlisted=Count("id", filter=Q(status=Registration.Status.WAITLISTED)),
+        checked_in=Count("id", filter=Q(status=Registration.Status.REGISTERED, checked_in_at__isnull=False)),
+    )
+    counts["missing"] = counts["registered"] - counts["checked_in"]
+    return counts
+
+
+def missing_registrations(*, event: Event) -> list[Registration]:
+    """Who has a place but has not arrived, by name."""
+    return list(
+        Registration.objects.filter(event=event, status=Registration.Status.REGISTERED, checked_in_at__isnull=True)
+        .select_related("player")
+        .order_by("player__name_key", "id")
+    )

@@ -1,0 +1,250 @@
+"""services.checkin: check-in within the window (RULES.md R9), the organiser's override, player numbers for the
+draw (R8.2), and the desk's search query."""
+
+import datetime as dt
+
+import pytest
+
+from tests.factories import EVENT_DAY, make_event, make_player, make_registration, make_staff
+from tournament.models import AuditEntry, Event, Registration
+from tournament.permissions import DESK, ORGANISER
+from tournament.services import ServiceError
+from tournament.services.audit import Actor
+from tournament.services.checkin import (
+    DeskQuery,
+    assign_numbers,
+    check_in,
+    desk_counts,
+    numbering_order,
+    search_registrations,
+    set_checkin_override,
+    undo_check_in,
+)
+
+BEFORE_CHECKIN = EVENT_DAY.replace(hour=10, minute=29)
+IN_CHECKIN = EVENT_DAY.replace(hour=10, minute=45)
+AFTER_CHECKIN = EVENT_DAY.replace(hour=11, minute=0)  # check-in closes at 11:00 sharp
+
+
+@pytest.fixture
+def event(db):
+    return make_event()
+
+
+@pytest.fixture
+def organiser(event):
+    return Actor(user=make_staff(event.festival, ORGANISER))
+
+
+@pytest.fixture
+def desk(event):
+    return Actor(user=make_staff(event.festival, DESK))
+
+
+def refresh(obj):
+    obj.refresh_from_db()
+    return obj
+
+
+# --- check_in / undo_check_in --------------------------------------------------------------------------------
+
+
+def test_check_in_inside_the_window_records_who_and_when(event, desk):
+    registration = check_in(registration=make_registration(event), actor=desk, now=IN_CHECKIN)
+    registration = refresh(registration)
+    assert registration.checked_in_at == IN_CHECKIN and registration.checked_in_by == desk.user
+    entry = AuditEntry.objects.get(action="checkin.in")
+    assert entry.target_id == registration.pk and entry.actor == desk.user and entry.event == event
+
+
+@pytest.mark.parametrize("now", [BEFORE_CHECKIN, AFTER_CHECKIN, AFTER_CHECKIN + dt.timedelta(hours=2)])
+def test_check_in_outside_the_window_is_refused(event, desk, now):
+    """R9: late arrivals are not admitted after check-in closes (and nobody before it opens)."""
+    registration = make_registration(event)
+    with pytest.raises(ServiceError) as refusal:
+        check_in(registration=registration, actor=desk, now=now)
+    assert refusal.value.code == "closed"
+    assert refresh(registration).checked_in_at is None and not AuditEntry.objects.exists()
+
+
+@pytest.mark.parametrize("status", ["waitlisted", "withdrawn"])
+def test_only_players_with_a_place_can_be_checked_in(event, desk, status):
+    registration = make_registration(event, make_player(event.festival, name="Jung Ho"), status=status)
+    with pytest.raises(ServiceError) as refusal:
+        check_in(registration=registration, actor=desk, now=IN_CHECKIN)
+    assert refusal.value.code == status and "Jung Ho" in refusal.value.message
+    assert refresh(registration).checked_in_at is None and not AuditEntry.objects.exists()
+
+
+def test_checking_in_twice_keeps_the_first_time_and_one_audit_entry(event, desk):
+    registration = make_registration(event)
+    check_in(registration=registration, actor=desk, now=IN_CHECKIN)
+    check_in(registration=registration, actor=desk, now=IN_CHECKIN + dt.timedelta(minutes=5))
+    assert refresh(registration).checked_in_at == IN_CHECKIN
+    assert AuditEntry.objects.filter(action="checkin.in").count() == 1
+
+
+def test_undo_clears_the_check_in_and_is_harmless_twice(event, desk):
+    registration = make_registration(event, checked_in_at=IN_CHECKIN)
+    undo_check_in(registration=registration, actor=desk, now=IN_CHECKIN)
+    undo_check_in(registration=registration, actor=desk, now=IN_CHECKIN)
+    assert refresh(registration).checked_in_at is None
+    entry = AuditEntry.objects.get(action="checkin.undone")
+    assert dt.datetime.fromisoformat(entry.before["checked_in"]) == IN_CHECKIN
+
+
+def test_undo_after_check_in_closed_is_refused(event, desk):
+    registration = make_registration(event, checked_in_at=IN_CHECKIN)
+    with pytest.raises(ServiceError):
+        undo_check_in(registration=registration, actor=desk, now=AFTER_CHECKIN)
+    assert refresh(registration).checked_in_at == IN_CHECKIN
+
+
+# --- set_checkin_override ------------------------------------------------------------------------------------
+
+
+def test_organiser_closes_check_in_early(event, organiser, desk):
+    set_checkin_override(event=event, override=Event.CheckinOverride.CLOSED, actor=organiser)
+    event = refresh(event)
+    assert not event.checkin_is_open(IN_CHECKIN)
+    with pytest.raises(ServiceError):
+        check_in(registration=make_registration(event), actor=desk, now=IN_CHECKIN)
+    entry = AuditEntry.objects.get(action="checkin.override")
+    assert entry.before == {"override": ""} and entry.after == {"override": "closed"}
+
+
+def test_organiser_reopens_check_in_after_the_schedule_and_can_return_to_it(event, organiser, desk):
+    set_checkin_override(event=event, override=Event.CheckinOverride.OPEN, actor=organiser)
+    late = make_registration(event)
+    check_in(registration=late, actor=desk, now=AFTER_CHECKIN)
+    assert refresh(late).checked_in_at == AFTER_CHECKIN
+    set_checkin_override(event=event, override=Event.CheckinOverride.SCHEDULE, actor=organiser)
+    assert not refresh(event).checkin_is_open(AFTER_CHECKIN) and refresh(event).checkin_is_open(IN_CHECKIN)
+
+
+@pytest.mark.parametrize("override", ["maybe", "OPEN", "x" * 500, None])
+def test_unknown_override_is_refused(event, organiser, override):
+    with pytest.raises(ServiceError):
+        set_checkin_override(event=event, override=override, actor=organiser)
+    assert refresh(event).checkin_override == "" and not AuditEntry.objects.exists()
+
+
+def test_check_in_cannot_be_reopened_once_numbers_are_assigned(event, organiser):
+    assign_numbers(event=event, actor=organiser, now=AFTER_CHECKIN)
+    with pytest.raises(ServiceError) as refusal:
+        set_checkin_override(event=event, override=Event.CheckinOverride.OPEN, actor=organiser)
+    assert refusal.value.code == "numbered"
+    assert refresh(event).checkin_override == Event.CheckinOverride.CLOSED
+
+
+# --- assign_numbers (R8.2: the Hong Kong format seats by number) ----------------------------------------------
+
+
+def _checked_in(event, count):
+    return [make_registration(event, checked_in_at=IN_CHECKIN) for _ in range(count)]
+
+
+def test_numbers_in_registration_order_go_to_checked_in_players_only(event, organiser):
+    arrived = _checked_in(event, 2)
+    absent = make_registration(event)
+    arrived += _checked_in(event, 2)
+    waiting = make_registration(event, status="waitlisted", checked_in_at=IN_CHECKIN)
+    assign_numbers(event=event, actor=organiser, method="registration", now=AFTER_CHECKIN)
+    assert [refresh(r).number for r in arrived] == [1, 2, 3, 4]
+    assert refresh(absent).number is None and refresh(waiting).number is None
+    event = refresh(event)
+    assert event.numbers_assigned_at == AFTER_CHECKIN and event.numbering_seed is None
+    assert event.checkin_override == Event.CheckinOverride.CLOSED  # nobody checks in after numbering
+    assert AuditEntry.objects.get(action="checkin.numbered").after["players"] == 4
+
+
+def test_random_numbers_store_a_seed_that_reproduces_them(event, organiser):
+    arrived = _checked_in(event, 12)
+    assign_numbers(event=event, actor=organiser, method="random", now=AFTER_CHECKIN)
+    event = refresh(event)
+    assert event.numbering == "random" and event.numbering_seed is not None
+    numbers = {r.pk: refresh(r).number for r in arrived}
+    assert sorted(numbers.values()) == list(range(1, 13))
+    replay = numbering_order([r.pk for r in arrived], method="random", seed=event.numbering_seed)
+    assert {reg_id: n for n, reg_id in enumerate(replay, start=1)} == numbers
+    assert AuditEntry.objects.get(action="checkin.numbered").after["seed"] == event.numbering_seed
+
+
+def test_the_same_seed_gives_the_same_numbers_and_another_seed_others(organiser):
+    ids = list(range(100, 132))
+    first = numbering_order(ids, method="random", seed=2030)
+    assert numbering_order(ids, method="random", seed=2030) == first
+    assert sorted(first) == ids and first != ids
+    assert numbering_order(ids, method="random", seed=2031) != first
+    assert numbering_order(ids, method="registration", seed=2030) == ids
+
+
+def test_an_organiser_given_seed_is_used(event, organiser):
+    arrived = _checked_in(event, 8)
+    assign_numbers(event=event, actor=organiser, method="random", seed=42, now=AFTER_CHECKIN)
+    expected = numbering_order([r.pk for r in arrived], method="random", seed=42)
+    assert [r.pk for r in sorted(arrived, key=lambda r: refresh(r).number)] == expected
+    assert refresh(event).numbering_seed == 42
+
+
+def test_numbers_are_refused_while_check_in_is_open_or_when_already_assigned(event, organiser):
+    registration = _checked_in(event, 1)[0]
+    with pytest.raises(ServiceError) as refusal:
+        assign_numbers(event=event, actor=organiser, now=IN_CHECKIN)
+    assert refusal.value.code == "open" and refresh(registration).number is None
+    assign_numbers(event=event, actor=organiser, now=AFTER_CHECKIN)
+    with pytest.raises(ServiceError) as refusal:
+        assign_numbers(event=event, actor=organiser, method="random", now=AFTER_CHECKIN)
+    assert refusal.value.code == "numbered" and refresh(registration).number == 1
+
+
+def test_unknown_numbering_method_is_refused(event, organiser):
+    _checked_in(event, 2)
+    with pytest.raises(ServiceError):
+        assign_numbers(event=event, actor=organiser, method="alphabetical", now=AFTER_CHECKIN)
+    assert refresh(event).numbers_assigned_at is None
+    assert not Registration.objects.filter(number__isnull=False).exists()
+
+
+# --- The desk's query -----------------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("김 민준", DeskQuery(name="김민준")),
+        ("  Anna LEE ", DeskQuery(name="annalee")),
+        ("17", DeskQuery(number=17, name="17")),
+        ("#７", DeskQuery(number=7, name="7")),
+        ("1234567890", DeskQuery(name="1234567890")),  # too long for a player number
+        ("https://x.example/p/AbCdEfGhIjKlMnOpQrStUvWx01234567/", DeskQuery(token="AbCdEfGhIjKlMnOpQrStUvWx01234567", is_link=True)),
+        ("/p/AbCdEfGhIjKlMnOpQrSt/?utm=qr", DeskQuery(token="AbCdEfGhIjKlMnOpQrSt", is_link=True)),
+        ("AbCdEfGhIjKlMnOpQrStUvWx01234567", DeskQuery(token="AbCdEfGhIjKlMnOpQrStUvWx01234567", name="abcdefghijklmnopqrstuvwx01234567")),
+        ("   ", DeskQuery()),
+    ],
+)
+def test_desk_query_reads_names_numbers_and_links(text, expected):
+    assert DeskQuery.parse(text) == expected
+
+
+def test_search_covers_only_the_event_and_every_status(event):
+    other_event = make_event(event.festival)
+    kim = make_player(event.festival, name="Kim Arrived")
+    mine = [
+        make_registration(event, kim),
+        make_registration(event, make_player(event.festival, name="Kim Waiting"), status="waitlisted"),
+        make_registration(event, make_player(event.festival, name="Kim Gone"), status="withdrawn"),
+    ]
+    make_registration(other_event, make_player(event.festival, name="Kim Elsewhere"))
+    found = search_registrations(event=event, query=DeskQuery.parse("kim"))
+    assert {r.pk for r in found} == {r.pk for r in mine}
+    assert search_registrations(event=event, query=DeskQuery.parse("")) == []
+
+
+def test_desk_counts(event):
+    make_registration(event, checked_in_at=IN_CHECKIN)
+    make_registration(event)
+    make_registration(event, status="waitlisted")
+    make_registration(event, status="withdrawn", checked_in_at=IN_CHECKIN)
+    make_registration(make_event(event.festival), checked_in_at=IN_CHECKIN)
+    assert desk_counts(event=event) == {"registered": 2, "waitlisted": 1, "checked_in": 1, "missing": 1}

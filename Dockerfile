@@ -1,0 +1,16 @@
+FROM python:3.11-slim
+
+ENV PYTHONDONTWRITEBYTECODE=1 PYTHONUNBUFFERED=1 PIP_NO_CACHE_DIR=1
+WORKDIR /app
+COPY pyproject.toml ./
+COPY rules ./rules
+COPY tournament ./tournament
+COPY scoring ./scoring
+RUN pip install .
+COPY . .
+# collectstatic needs settings but no secrets of the real deployment.
+RUN python manage.py collectstatic --noinput --settings=tournament.settings.collectstatic
+RUN useradd --system --uid 1000 app && chown -R app /app
+USER app
+EXPOSE 8000
+CMD ["sh", "-c", "python manage.py migrate --noinput && gunicorn tournament.wsgi:application --bind 0.0.0.0:8000 --workers ${GUNICORN_WORKERS:-3} --access-logfile -"]

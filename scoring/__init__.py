@@ -1,0 +1,1 @@
+"""Score sheets, confirmation, standings and exports (built on `tournament` and `rules`)."""

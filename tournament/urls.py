@@ -4,15 +4,18 @@ from django.contrib import admin
 from django.contrib.auth import views as auth_views
 from django.urls import include, path
 
-from .views import desk, imports, manage, player, public, registration
+from .views import desk, draws, imports, manage, player, public, registration, seating
 
 urlpatterns = [
     path("", include(public.urlpatterns)),
     path("", include(registration.urlpatterns)),
+    path("", include(seating.urlpatterns)),
     path("p/", include(player.urlpatterns)),
     path("desk/", include(desk.urlpatterns)),
-    path("manage/", include(manage.urlpatterns)),
+    # Fixed words (import, export, draws) before manage's <festival>/<event> catch-all.
     path("manage/", include(imports.urlpatterns)),
+    path("manage/", include(draws.urlpatterns)),
+    path("manage/", include(manage.urlpatterns)),
     path("i18n/", include("django.conf.urls.i18n")),
     path("accounts/login/", auth_views.LoginView.as_view(), name="login"),
     path("accounts/logout/", auth_views.LogoutView.as_view(), name="logout"),

@@ -1,5 +1,6 @@
 from .audit import AuditEntry
 from .festival import Event, Festival
+from .play import Draw, DrawTable, Seat, Stage
 from .registration import Player, Registration
 
-__all__ = ["AuditEntry", "Event", "Festival", "Player", "Registration"]
+__all__ = ["AuditEntry", "Draw", "DrawTable", "Event", "Festival", "Player", "Registration", "Seat", "Stage"]

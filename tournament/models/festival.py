@@ -98,6 +98,21 @@ class Event(models.Model):
     numbering_seed = models.BigIntegerField(_("numbering seed"), null=True, blank=True)
     numbers_assigned_at = models.DateTimeField(_("numbers assigned"), null=True, blank=True)
 
+    # Draw settings (R8). Busan: games per preliminary round and in the final; Hong Kong: games and game 1's seating.
+    stage_games = models.CharField(
+        _("games per round"), max_length=40, default="3,3,3",
+        help_text=_("Busan format: games in each preliminary round, comma-separated (e.g. 3,3,3)."),
+    )
+    final_games = models.PositiveSmallIntegerField(_("games in the final"), default=1)
+    rotation_games = models.PositiveSmallIntegerField(_("games (Hong Kong format)"), default=3)
+    first_seating = models.CharField(
+        _("first game seating (Hong Kong format)"), max_length=10,
+        choices=[("number", _("By player number")), ("random", _("Computer draw"))], default="number",
+    )
+    avoid_same_affiliation = models.BooleanField(_("keep players of one school or club apart"), default=True)
+    avoid_repeat_opponents = models.BooleanField(_("avoid players who already met"), default=True)
+    spread_seeds = models.BooleanField(_("spread seeded players across tables"), default=True)
+
     class Meta:
         ordering = ["starts_at", "name"]
         verbose_name = _("event")
@@ -117,8 +132,18 @@ class Event(models.Model):
         for start, end, message in pairs:
             if getattr(self, start) and getattr(self, end) and getattr(self, end) <= getattr(self, start):
                 errors[end] = message
+        try:
+            self.preliminary_games()
+        except ValueError:
+            errors["stage_games"] = _("Write the games of each round as whole numbers from 1 to 9, e.g. 3,3,3.")
         if errors:
             raise ValidationError(errors)
+
+    def preliminary_games(self) -> list[int]:
+        games = [int(part) for part in self.stage_games.split(",") if part.strip()]
+        if not games or any(not 1 <= g <= 9 for g in games):
+            raise ValueError(self.stage_games)
+        return games
 
     def get_absolute_url(self) -> str:
         return reverse("event", kwargs={"festival": self.festival.slug, "event": self.slug})

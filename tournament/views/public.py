@@ -4,7 +4,7 @@ from django.db.models import Count, Q
 from django.shortcuts import render
 from django.urls import path
 
-from ..models import Festival, Registration
+from ..models import Draw, Festival, Registration
 from .helpers import get_event, get_festival
 
 
@@ -29,7 +29,8 @@ def festival_page(request, festival):
 def event_page(request, festival, event):
     event = get_event(festival, event)
     event = _with_counts(type(event).objects.filter(pk=event.pk)).select_related("festival").get()
-    return render(request, "tournament/event.html", {"festival": event.festival, "event": event})
+    has_draw = Draw.objects.filter(stage__event=event, status=Draw.Status.RELEASED).exists()
+    return render(request, "tournament/event.html", {"festival": event.festival, "event": event, "has_draw": has_draw})
 
 
 urlpatterns = [

@@ -1,0 +1,252 @@
+"""Draws in the app (issue 4, R8): first stage, draft, swap, redraw, release, public pages."""
+
+import pytest
+from django.urls import reverse
+from django.utils import timezone
+
+from tests.factories import make_event, make_registration, make_staff
+from tournament.models import AuditEntry, Draw, Event, Seat, Stage
+from tournament.services import ServiceError
+from tournament.services import draws as services
+from tournament.services.audit import Actor
+from tournament.services.checkin import assign_numbers
+
+pytestmark = pytest.mark.django_db
+SCHOOLS = ["해운대초", "센텀중", "부산국제고", "동백클럽", "광안초", "수영중", "", ""]
+
+
+def ready_event(players: int, **fields) -> Event:
+    """An event with `players` checked-in, numbered players (R8.2 numbers by registration order)."""
+    event = make_event(checkin_override=Event.CheckinOverride.CLOSED, **fields)
+    now = timezone.now()
+    for i in range(players):
+        registration = make_registration(event)
+        registration.player.affiliation = SCHOOLS[i % len(SCHOOLS)]
+        registration.player.save()
+        registration.checked_in_at = now
+        registration.save()
+    assign_numbers(event=event, actor=Actor(label="test"))
+    event.refresh_from_db()
+    return event
+
+
+def tables_of(draw):
+    return services.seating(draw)
+
+
+def test_busan_event_of_117_gets_round_one_with_27_tables_of_four_and_3_of_three():
+    event = ready_event(117)
+    stage = services.start_event(event=event, actor=Actor(label="t"))
+    assert (stage.number, stage.games, stage.advance, stage.advance_count) == (1, 3, "table", 2)
+    draw = services.draft_draw(stage=stage, actor=Actor(label="t"), seed=42)
+    sizes = sorted((len(t) for t in tables_of(draw)), reverse=True)
+    assert sizes == [4] * 27 + [3] * 3
+    assert Seat.objects.filter(draw=draw).count() == 117
+    assert draw.violations == []  # 8 affiliations spread over 30 tables: always possible
+
+
+def test_a_draw_is_reproduced_by_its_seed():
+    event = ready_event(40)
+    stage = services.start_event(event=event, actor=Actor(label="t"))
+    first = tables_of(services.draft_draw(stage=stage, actor=Actor(label="t"), seed=7))
+    again = tables_of(services.draft_draw(stage=stage, actor=Actor(label="t"), seed=7))
+    other = tables_of(services.draft_draw(stage=stage, actor=Actor(label="t"), seed=8))
+    assert first == again
+    assert first != other
+
+
+def test_redraw_discards_the_earlier_draft_and_keeps_it():
+    event = ready_event(12)
+    stage = services.start_event(event=event, actor=Actor(label="t"))
+    old = services.draft_draw(stage=stage, actor=Actor(label="t"), seed=1)
+    new = services.draft_draw(stage=stage, actor=Actor(label="t"), seed=2)
+    old.refresh_from_db()
+    assert old.status == Draw.Status.DISCARDED and new.status == Draw.Status.DRAFT
+    assert Seat.objects.filter(draw=old).count() == 12  # nothing is lost
+
+
+def test_hong_kong_game_one_seats_by_player_number():
+    event = ready_event(64, format=Event.Format.HONG_KONG)
+    stage = services.start_event(event=event, actor=Actor(label="t"))
+    assert (stage.games, stage.advance) == (3, "none")
+    draw = services.draft_draw(stage=stage, actor=Actor(label="t"), seed=3)
+    assert draw.method == Draw.Method.BY_NUMBER
+    numbers = {r.id: r.number for r in event.registrations.all()}
+    for table_number, players in enumerate(tables_of(draw), start=1):
+        # R8.2: table 1 = players 1–4, table 2 = 5–8 …; the seat order within the table is drawn.
+        assert sorted(numbers[p] for p in players) == list(range(4 * table_number - 3, 4 * table_number + 1))
+
+
+def test_start_needs_numbered_players():
+    event = make_event()
+    with pytest.raises(ServiceError):
+        services.start_event(event=event, actor=Actor(label="t"))
+    assert not Stage.objects.exists()
+
+
+def test_swap_moves_two_players_and_rechecks_constraints():
+    event = ready_event(8)
+    stage = services.start_event(event=event, actor=Actor(label="t"))
+    draw = services.draft_draw(stage=stage, actor=Actor(label="t"), seed=5)
+    (a, *_), (b, *_), *_ = tables_of(draw)
+    services.swap_seats(draw=draw, first=a, second=b, actor=Actor(label="t"))
+    after = tables_of(draw)
+    assert after[0][0] == b and after[1][0] == a
+    draw.refresh_from_db()
+    assert draw.swaps == 1
+    assert AuditEntry.objects.filter(action="draw.swapped", target_id=draw.id).exists()
+
+
+def test_swap_with_same_affiliation_is_reported_as_unmet():
+    event = ready_event(8)
+    stage = services.start_event(event=event, actor=Actor(label="t"))
+    draw = services.draft_draw(stage=stage, actor=Actor(label="t"), seed=5)
+    regs = {r.id: r.player.affiliation for r in event.registrations.select_related("player")}
+    first, second = tables_of(draw)
+    # Put two schoolmates together: find a player at table 2 whose school someone at table 1 shares.
+    for p in first:
+        mates = [q for q in first if q != p and regs[q]]
+        partner = next((q for q in second if regs[q] and any(regs[q] == regs[m] for m in mates)), None)
+        if partner:
+            services.swap_seats(draw=draw, first=p, second=partner, actor=Actor(label="t"))
+            draw.refresh_from_db()
+            assert any(v["constraint"] == "same_affiliation" for v in draw.violations)
+            return
+    pytest.skip("no schoolmates to pair in this seating")
+
+
+def test_released_draw_cannot_be_swapped_or_redrawn_until_unreleased():
+    event = ready_event(8)
+    stage = services.start_event(event=event, actor=Actor(label="t"))
+    draw = services.draft_draw(stage=stage, actor=Actor(label="t"), seed=5)
+    services.release_draw(draw=draw, actor=Actor(label="t"))
+    (a, *_), (b, *_), *_ = tables_of(draw)
+    with pytest.raises(ServiceError):
+        services.swap_seats(draw=draw, first=a, second=b, actor=Actor(label="t"))
+    with pytest.raises(ServiceError):
+        services.draft_draw(stage=stage, actor=Actor(label="t"))
+    services.unrelease_draw(draw=draw, actor=Actor(label="t"), reason="missed a player")
+    draw.refresh_from_db()
+    assert draw.is_draft
+    actions = list(AuditEntry.objects.filter(target_id=draw.id, target_type="draw").values_list("action", flat=True))
+    assert {"draw.drafted", "draw.released", "draw.unreleased"} <= set(actions)
+
+
+def test_organiser_drafts_swaps_and_releases_in_the_browser(client):
+    event = ready_event(117)
+    organiser = make_staff(event.festival, "organiser")
+    client.force_login(organiser)
+    kwargs = {"festival": event.festival.slug, "event": event.slug}
+    assert client.post(reverse("draw-start", kwargs=kwargs)).status_code == 302
+    assert client.post(reverse("draw-draft", kwargs={**kwargs, "stage": 1}), {"seed": "2014"}).status_code == 302
+    draw = Draw.objects.get()
+    assert draw.seed == 2014
+    page = client.get(reverse("manage-draws", kwargs=kwargs))
+    assert page.status_code == 200 and b"2014" in page.content
+    (a, *_), (b, *_), *_ = tables_of(draw)
+    client.post(reverse("draw-swap", kwargs={**kwargs, "draw": draw.pk}), {"first": a, "second": b})
+    assert tables_of(draw)[0][0] == b
+    client.post(reverse("draw-release", kwargs={**kwargs, "draw": draw.pk}))
+    draw.refresh_from_db()
+    assert draw.is_released
+    for name in ("draw-print", "draw-cards"):
+        assert client.get(reverse(name, kwargs={**kwargs, "draw": draw.pk})).status_code == 200
+
+
+@pytest.mark.parametrize("data", [{"seed": "-1"}, {"seed": "abc"}, {"seed": "9" * 30}])
+def test_bad_seed_is_refused_with_a_message(client, data):
+    event = ready_event(8)
+    client.force_login(make_staff(event.festival, "organiser"))
+    services.start_event(event=event, actor=Actor(label="t"))
+    kwargs = {"festival": event.festival.slug, "event": event.slug}
+    response = client.post(reverse("draw-draft", kwargs={**kwargs, "stage": 1}), data, follow=True)
+    assert response.status_code == 200
+    assert not Draw.objects.exists()
+
+
+@pytest.mark.parametrize("data", [{}, {"first": "x", "second": "1"}, {"first": "999999", "second": "1"}])
+def test_bad_swap_changes_nothing(client, data):
+    event = ready_event(8)
+    client.force_login(make_staff(event.festival, "organiser"))
+    stage = services.start_event(event=event, actor=Actor(label="t"))
+    draw = services.draft_draw(stage=stage, actor=Actor(label="t"), seed=1)
+    before = tables_of(draw)
+    kwargs = {"festival": event.festival.slug, "event": event.slug, "draw": draw.pk}
+    assert client.post(reverse("draw-swap", kwargs=kwargs), data, follow=True).status_code == 200
+    assert tables_of(draw) == before
+
+
+@pytest.mark.parametrize("role", [None, "desk", "referee"])
+def test_only_organisers_draw(client, role):
+    event = ready_event(8)
+    if role:
+        client.force_login(make_staff(event.festival, role))
+    kwargs = {"festival": event.festival.slug, "event": event.slug}
+    response = client.post(reverse("draw-start", kwargs=kwargs))
+    assert response.status_code in (302, 403)
+    if role:
+        assert response.status_code == 403
+    assert not Stage.objects.exists()
+
+
+def test_organiser_of_another_festival_cannot_release(client):
+    event = ready_event(8)
+    stage = services.start_event(event=event, actor=Actor(label="t"))
+    draw = services.draft_draw(stage=stage, actor=Actor(label="t"), seed=1)
+    outsider = make_staff(make_event().festival, "organiser")
+    client.force_login(outsider)
+    kwargs = {"festival": event.festival.slug, "event": event.slug, "draw": draw.pk}
+    assert client.post(reverse("draw-release", kwargs=kwargs)).status_code == 403
+    draw.refresh_from_db()
+    assert draw.is_draft
+
+
+def test_public_pages_show_only_released_draws(client):
+    event = ready_event(8)
+    stage = services.start_event(event=event, actor=Actor(label="t"))
+    draw = services.draft_draw(stage=stage, actor=Actor(label="t"), seed=1)
+    kwargs = {"festival": event.festival.slug, "event": event.slug}
+    someone = event.registrations.select_related("player").first()
+    assert someone.player.name.encode() not in client.get(reverse("public-draw", kwargs=kwargs)).content
+    services.release_draw(draw=draw, actor=Actor(label="t"))
+    assert someone.player.name.encode() in client.get(reverse("public-draw", kwargs=kwargs)).content
+    found = client.get(reverse("public-seat", kwargs=kwargs), {"q": someone.player.name.upper()})
+    table, position = Seat.objects.filter(draw=draw, registration=someone).values_list("table__number", "position").get()
+    assert f"Table {table}, seat {position}".encode() in found.content
+    by_number = client.get(reverse("public-seat", kwargs=kwargs), {"q": str(someone.number)})
+    assert someone.player.name.encode() in by_number.content
+    table_page = client.get(reverse("public-table", kwargs={**kwargs, "number": table}))
+    assert someone.player.name.encode() in table_page.content
+
+
+@pytest.mark.parametrize("players", [8, 128])
+def test_public_draw_pages_use_a_constant_number_of_queries(client, django_assert_max_num_queries, players):
+    event = ready_event(players)
+    stage = services.start_event(event=event, actor=Actor(label="t"))
+    services.release_draw(draw=services.draft_draw(stage=stage, actor=Actor(label="t"), seed=1), actor=Actor(label="t"))
+    kwargs = {"festival": event.festival.slug, "event": event.slug}
+    for url in (reverse("public-draw", kwargs=kwargs), reverse("public-seat", kwargs=kwargs) + "?q=player",
+                reverse("public-table", kwargs={**kwargs, "number": 1})):
+        with django_assert_max_num_queries(6):
+            assert client.get(url).status_code == 200
+
+
+@pytest.mark.parametrize("players", [8, 128])
+def test_organiser_draw_page_uses_a_constant_number_of_queries(client, django_assert_max_num_queries, players):
+    event = ready_event(players)
+    client.force_login(make_staff(event.festival, "organiser"))
+    stage = services.start_event(event=event, actor=Actor(label="t"))
+    draw = services.draft_draw(stage=stage, actor=Actor(label="t"), seed=1)
+    kwargs = {"festival": event.festival.slug, "event": event.slug}
+    with django_assert_max_num_queries(14):
+        assert client.get(reverse("manage-draws", kwargs=kwargs)).status_code == 200
+    with django_assert_max_num_queries(10):
+        assert client.get(reverse("draw-cards", kwargs={**kwargs, "draw": draw.pk})).status_code == 200
+
+
+def test_public_pages_for_unknown_event_or_table_are_404(client):
+    event = ready_event(4)
+    assert client.get("/f/nope/nope/draw/").status_code == 404
+    kwargs = {"festival": event.festival.slug, "event": event.slug}
+    assert client.get(reverse("public-table", kwargs={**kwargs, "number": 99999})).status_code == 404
+    assert client.get(reverse("public-seat", kwargs=kwargs), {"q": "x" * 5000}).status_code == 200

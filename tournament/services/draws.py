@@ -1,0 +1,217 @@
+"""Table draws (R8, issue 4): start an event's first stage, draft a draw, swap by hand, release.
+
+The algorithms live in `tournament.formats` (plain data in, plain data out); this module turns
+registrations into entrants, stores what the algorithms return, and logs every step.
+"""
+
+from django.db import transaction
+from django.utils import timezone
+from django.utils.translation import gettext as _
+
+from ..formats import busan, hongkong
+from ..formats.draw import ALGORITHM_VERSION, Constraints, Entrant, draw_tables, evaluate, new_seed, swap_players
+from ..models import Draw, DrawTable, Event, Registration, Seat, Stage
+from .audit import Actor, record
+from .errors import ServiceError
+
+
+def busan_settings(event: Event) -> busan.BusanSettings:
+    games = event.preliminary_games()
+    rules = [busan.StageRule(g, busan.PER_TABLE, 2) for g in games[:-1]]
+    rules.append(busan.StageRule(games[-1], busan.PER_STAGE, 4))  # R8.1: top 4 of round 3 go to the final
+    return busan.BusanSettings(stages=tuple(rules), final_games=event.final_games)
+
+
+def constraints_of(event: Event) -> Constraints:
+    return Constraints(
+        same_affiliation=event.avoid_same_affiliation,
+        repeat_opponents=event.avoid_repeat_opponents,
+        spread_seeds=event.spread_seeds,
+    )
+
+
+def checked_in(event: Event):
+    return Registration.objects.filter(
+        event=event, status=Registration.Status.REGISTERED, checked_in_at__isnull=False
+    ).select_related("player")
+
+
+def entrants_of(registrations) -> list[Entrant]:
+    return [
+        Entrant(id=r.id, number=r.number, affiliation=r.player.affiliation or None, seed_rank=r.seed_rank)
+        for r in registrations
+    ]
+
+
+def met_pairs(event: Event) -> set[frozenset]:
+    """Everyone who already sat at a table together in this event's released draws."""
+    tables: dict[int, list[int]] = {}
+    for table_id, registration_id in Seat.objects.filter(
+        draw__stage__event=event, draw__status=Draw.Status.RELEASED
+    ).values_list("table_id", "registration_id"):
+        tables.setdefault(table_id, []).append(registration_id)
+    pairs = set()
+    for players in tables.values():
+        for i, a in enumerate(players):
+            for b in players[i + 1:]:
+                pairs.add(frozenset((a, b)))
+    return pairs
+
+
+def start_event(*, event: Event, actor: Actor) -> Stage:
+    """Create the first stage once check-in is closed and the players are numbered (R8.1, R8.2)."""
+    with transaction.atomic():
+        event = Event.objects.select_for_update().get(pk=event.pk)
+        if event.stages.exists():
+            raise ServiceError(_("This event has already started."), code="started")
+        if not event.numbers_assigned_at:
+            raise ServiceError(_("Close check-in and assign player numbers before the first draw."), code="not_numbered")
+        players = checked_in(event).count()
+        if players < 2:
+            raise ServiceError(_("At least two checked-in players are needed for a draw."), code="too_few")
+        if event.format == Event.Format.HONG_KONG:
+            stage = Stage.objects.create(
+                event=event, number=1, name="Round 1", games=event.rotation_games, advance=Stage.Advance.NONE
+            )
+        else:
+            first = busan.plan(players, busan_settings(event))[0]
+            stage = Stage.objects.create(
+                event=event, number=1, name=first.name, games=first.games,
+                advance=first.advance, advance_count=first.k,
+            )
+        record(actor=actor, action="stage.created", target=stage, event=event,
+               after={"number": stage.number, "players": players, "games": stage.games, "advance": stage.advance})
+    return stage
+
+
+def _violations_data(violations) -> list[dict]:
+    return [
+        {"constraint": v.constraint, "table": v.table, "players": list(v.players), "detail": v.detail}
+        for v in violations
+    ]
+
+
+def _store(*, stage: Stage, game: int, method: str, seed: int, tables, violations, constraints, actor) -> Draw:
+    draw = Draw.objects.create(
+        stage=stage, game=game, method=method, seed=seed, algorithm_version=ALGORITHM_VERSION,
+        constraints={"same_affiliation": constraints.same_affiliation,
+                     "repeat_opponents": constraints.repeat_opponents,
+                     "spread_seeds": constraints.spread_seeds},
+        violations=_violations_data(violations), created_by=actor.user,
+    )
+    table_rows = DrawTable.objects.bulk_create(
+        [DrawTable(draw=draw, number=number) for number in range(1, len(tables) + 1)]
+    )
+    Seat.objects.bulk_create(
+        [
+            Seat(draw=draw, table=table_row, position=position, registration_id=registration_id)
+            for table_row, players in zip(table_rows, tables, strict=True)
+            for position, registration_id in enumerate(players, start=1)
+        ]
+    )
+    return draw
+
+
+def draft_draw(*, stage: Stage, actor: Actor, seed: int | None = None) -> Draw:
+    """A new draft seating for the stage's first game (a redraw discards the earlier draft)."""
+    with transaction.atomic():
+        stage = Stage.objects.select_for_update().select_related("event__festival").get(pk=stage.pk)
+        event = stage.event
+        if stage.draws.filter(status=Draw.Status.RELEASED).exists():
+            raise ServiceError(_("This stage's draw is already released; un-release it first."), code="released")
+        if stage.number != 1:
+            # Later stages are drawn from the previous stage's confirmed results (score-sheet issue).
+            raise ServiceError(_("Only the first stage can be drawn before results are entered."), code="not_ready")
+        seed = new_seed() if seed is None else seed
+        registrations = list(checked_in(event))
+        entrants = entrants_of(registrations)
+        constraints = constraints_of(event)
+        pairs = met_pairs(event)
+        if event.format == Event.Format.HONG_KONG and event.first_seating == "number":
+            tables = hongkong.initial_tables(entrants, seat_seed=seed)
+            violations, _unmet = evaluate(tables, entrants, pairs, constraints)
+            method = Draw.Method.BY_NUMBER
+        else:
+            result = draw_tables(entrants, met_pairs=pairs, constraints=constraints, seed=seed)
+            tables, violations, method = result.tables, result.violations, Draw.Method.RANDOM
+        discarded = list(stage.draws.filter(status=Draw.Status.DRAFT, game=1).values_list("id", flat=True))
+        stage.draws.filter(id__in=discarded).update(status=Draw.Status.DISCARDED)
+        draw = _store(stage=stage, game=1, method=method, seed=seed, tables=tables,
+                      violations=violations, constraints=constraints, actor=actor)
+        record(actor=actor, action="draw.drafted", target=draw, event=event,
+               after={"seed": seed, "algorithm": ALGORITHM_VERSION, "method": method, "tables": len(tables),
+                      "unmet": len(violations), "discarded": discarded})
+    return draw
+
+
+def seating(draw: Draw) -> list[list[int]]:
+    """The draw's tables as lists of registration ids in seat order."""
+    tables: dict[int, list[int]] = {}
+    for number, registration_id in draw.seats.order_by("table__number", "position").values_list(
+        "table__number", "registration_id"
+    ):
+        tables.setdefault(number, []).append(registration_id)
+    return [tables[number] for number in sorted(tables)]
+
+
+def swap_seats(*, draw: Draw, first: int, second: int, actor: Actor) -> Draw:
+    """The organiser swaps two players of a draft by hand; the unmet constraints are checked again."""
+    with transaction.atomic():
+        draw = Draw.objects.select_for_update().select_related("stage__event").get(pk=draw.pk)
+        if not draw.is_draft:
+            raise ServiceError(_("Only a draft can be changed; un-release the draw first."), code="not_draft")
+        if first == second:
+            raise ServiceError(_("Choose two different players to swap."), code="same")
+        seats = {seat.registration_id: seat for seat in draw.seats.select_for_update().filter(
+            registration_id__in=[first, second]).select_related("table")}
+        if len(seats) != 2:
+            raise ServiceError(_("Both players must be seated in this draw."), code="not_seated")
+        a, b = seats[first], seats[second]
+        event = draw.stage.event
+        tables = seating(draw)
+        registrations = list(checked_in(event).filter(id__in=[p for t in tables for p in t]))
+        result = swap_players(tables, first, second, entrants_of(registrations), met_pairs(event),
+                              Constraints(**draw.constraints))
+        before = {"first": [a.table.number, a.position], "second": [b.table.number, b.position]}
+        # Positions are unique per table: park one seat at 0 while the other moves.
+        a_place, b_place = (a.table, a.position), (b.table, b.position)
+        a.position = 0
+        a.save(update_fields=["position"])
+        b.table, b.position = a_place
+        b.save(update_fields=["table", "position"])
+        a.table, a.position = b_place
+        a.save(update_fields=["table", "position"])
+        draw.violations = _violations_data(result.violations)
+        draw.swaps += 1
+        draw.save(update_fields=["violations", "swaps"])
+        record(actor=actor, action="draw.swapped", target=draw, event=event, before=before,
+               after={"first": [a.table.number, a.position], "second": [b.table.number, b.position],
+                      "unmet": len(result.violations)})
+    return draw
+
+
+def release_draw(*, draw: Draw, actor: Actor, now=None) -> Draw:
+    now = now or timezone.now()
+    with transaction.atomic():
+        draw = Draw.objects.select_for_update().select_related("stage__event").get(pk=draw.pk)
+        if not draw.is_draft:
+            raise ServiceError(_("Only a draft can be released."), code="not_draft")
+        draw.status = Draw.Status.RELEASED
+        draw.released_at = now
+        draw.save(update_fields=["status", "released_at"])
+        record(actor=actor, action="draw.released", target=draw, event=draw.stage.event,
+               after={"seed": draw.seed, "swaps": draw.swaps})
+    return draw
+
+
+def unrelease_draw(*, draw: Draw, actor: Actor, reason: str = "") -> Draw:
+    """Take a released draw back to draft (e.g. a player was missed), allowed while no game has been played."""
+    with transaction.atomic():
+        draw = Draw.objects.select_for_update().select_related("stage__event").get(pk=draw.pk)
+        if not draw.is_released:
+            raise ServiceError(_("This draw is not released."), code="not_released")
+        draw.status = Draw.Status.DRAFT
+        draw.released_at = None
+        draw.save(update_fields=["status", "released_at"])
+        record(actor=actor, action="draw.unreleased", target=draw, event=draw.stage.event, reason=reason)
+    return draw

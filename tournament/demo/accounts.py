@@ -18,6 +18,10 @@ def ensure_accounts() -> dict[str, User]:
         if user is None:
             user = User.objects.create_user(username=username, password=PASSWORD)
         user.groups.add(Group.objects.get_or_create(name=role)[0])
+        if role == ORGANISER and not user.is_staff:
+            # Organisers edit their festivals' details in the admin (scoped to their festivals there).
+            user.is_staff = True
+            user.save(update_fields=["is_staff"])
         users[username] = user
     admin = User.objects.filter(username=SUPERUSER).first()
     if admin is None:

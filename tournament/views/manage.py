@@ -1,3 +1,305 @@
-"""(in progress)"""
+"""The organiser's pages (issue 3): my festivals, a festival's events, and one event's registrations,
+check-in (R9: it closes at a set time; the organiser may close early or reopen) and player numbers (R8.2).
 
-urlpatterns = []
+Every page needs a signed-in user; every festival page checks the organiser role on the server.
+"""
+
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.core.paginator import Paginator
+from django.db.models import Count, Prefetch, Q
+from django.shortcuts import redirect, render
+from django.urls import path, register_converter, reverse
+from django.utils import timezone
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
+from django.views.decorators.http import require_GET, require_http_methods, require_POST
+
+from ..forms.manage import (
+    RESERVED_EVENT_SLUGS,
+    CheckinOverrideForm,
+    NumberingForm,
+    RegistrationFilterForm,
+    RegistrationPickForm,
+    WithdrawForm,
+)
+from ..models import AuditEntry, Event, Festival, Registration
+from ..permissions import DESK, ORGANISER, ROLES, require_role
+from ..services import ServiceError
+from ..services import checkin as checkin_service
+from ..services import registration as registration_service
+from ..services.audit import Actor
+from .helpers import get_event, get_festival
+
+REGISTRATIONS_PER_PAGE = 100
+AUDIT_ENTRIES_SHOWN = 20
+
+# The audit log stores stable codes; the page shows them in the reader's language.
+ACTION_LABELS = {
+    "registration.created": gettext_lazy("Registered"),
+    "registration.promoted": gettext_lazy("Moved up from the waiting list"),
+    "registration.withdrawn": gettext_lazy("Withdrawn"),
+    "registration.imported": gettext_lazy("Imported"),
+    "checkin.in": gettext_lazy("Checked in"),
+    "checkin.undone": gettext_lazy("Check-in undone"),
+    "checkin.override": gettext_lazy("Check-in setting changed"),
+    "checkin.numbered": gettext_lazy("Player numbers assigned"),
+}
+
+S = Registration.Status
+
+
+def _counts(prefix: str = "") -> dict:
+    """Count expressions for registrations by state; `prefix` reaches them from an event ('registrations__')."""
+
+    def status(value):
+        return Q(**{f"{prefix}status": value})
+
+    field = f"{prefix}id" if prefix else "id"
+    return {
+        "registered_count": Count(field, filter=status(S.REGISTERED)),
+        "waitlisted_count": Count(field, filter=status(S.WAITLISTED)),
+        "withdrawn_count": Count(field, filter=status(S.WITHDRAWN)),
+        "checked_in_count": Count(
+            field, filter=status(S.REGISTERED) & Q(**{f"{prefix}checked_in_at__isnull": False})
+        ),
+    }
+
+
+def _organiser_event(request, festival_slug: str, event_slug: str) -> Event:
+    event = get_event(festival_slug, event_slug)
+    require_role(request.user, event.festival, ORGANISER)
+    return event
+
+
+def _event_url(event: Event) -> str:
+    return reverse("manage-event", kwargs={"festival": event.festival.slug, "event": event.slug})
+
+
+def _form_error_message(form) -> str:
+    return " ".join(str(error) for errors in form.errors.values() for error in errors)
+
+
+# --- Pages -----------------------------------------------------------------------------------------------
+
+
+@require_GET
+@login_required
+def manage_home(request):
+    """Where a signed-in user starts: their festivals and, per event, the pages their role opens."""
+    user = request.user
+    festivals = Festival.objects.all() if user.is_superuser else Festival.objects.filter(staff=user)
+    festivals = festivals.prefetch_related(
+        Prefetch("events", queryset=Event.objects.order_by("starts_at", "name"))
+    )
+    # Festivals listed here are exactly those where the user is staff, so their groups are their roles there.
+    roles = (
+        set(ROLES)
+        if user.is_superuser
+        else set(user.groups.filter(name__in=ROLES).values_list("name", flat=True))
+    )
+    context = {
+        "festivals": list(festivals),
+        "roles": [role for role in ROLES if role in roles],
+        "is_organiser": ORGANISER in roles,
+        "is_desk": ORGANISER in roles or DESK in roles,
+    }
+    return render(request, "tournament/manage/home.html", context)
+
+
+@require_GET
+@login_required
+def manage_festival(request, festival):
+    festival = get_festival(festival)
+    require_role(request.user, festival, ORGANISER)
+    events = festival.events.annotate(**_counts("registrations__")).order_by("starts_at", "name")
+    return render(request, "tournament/manage/festival.html", {"festival": festival, "events": events})
+
+
+@require_GET
+@login_required
+def manage_event(request, festival, event):
+    event = _organiser_event(request, festival, event)
+    counts = Registration.objects.filter(event=event).aggregate(**_counts())
+    now = timezone.now()
+    # htmx asks for one part of the page by its id (HX-Target); everyone else gets the whole page.
+    part = request.htmx.target if request.htmx else None
+    if part == "event-counts":
+        return render(
+            request,
+            "tournament/manage/_counts.html",
+            {"event": event, "counts": counts, "now": now, "checkin_open": event.checkin_is_open(now)},
+        )
+
+    filter_form = RegistrationFilterForm(request.GET or None)
+    registrations = Registration.objects.filter(event=event).select_related("player")
+    registrations = (
+        filter_form.filter(registrations)
+        if filter_form.is_bound
+        else registrations.order_by("created_at", "id")
+    )
+    page = Paginator(registrations, REGISTRATIONS_PER_PAGE).get_page(request.GET.get("page"))
+    # Keep the filter in the page links.
+    query = request.GET.copy()
+    query.pop("page", None)
+    context = {
+        "festival": event.festival,
+        "event": event,
+        "counts": counts,
+        "now": now,
+        "checkin_open": event.checkin_is_open(now),
+        "numbering_form": NumberingForm(initial={"method": event.numbering}),
+        "filter_form": filter_form,
+        "filter_refused": filter_form.is_bound and not filter_form.is_valid(),
+        "page": page,
+        "query": query.urlencode(),
+    }
+    if part == "registrations-table":
+        return render(request, "tournament/manage/_registrations.html", context)
+    context["audit_entries"] = _recent_audit(event)
+    return render(request, "tournament/manage/event.html", context)
+
+
+def _recent_audit(event: Event) -> list[AuditEntry]:
+    """The last entries with a readable action and whom it concerned (one query for all their players)."""
+    entries = list(AuditEntry.objects.filter(event=event).select_related("actor")[:AUDIT_ENTRIES_SHOWN])
+    registration_ids = {e.target_id for e in entries if e.target_type == "registration" and e.target_id}
+    names = (
+        dict(
+            Registration.objects.filter(event=event, pk__in=registration_ids).values_list(
+                "pk", "player__name"
+            )
+        )
+        if registration_ids
+        else {}
+    )
+    for entry in entries:
+        entry.action_label = ACTION_LABELS.get(entry.action, entry.action)
+        entry.who = entry.actor.get_username() if entry.actor else entry.actor_label
+        entry.concerns = names.get(entry.target_id, "") if entry.target_type == "registration" else ""
+        entry.detail = _audit_detail(entry)
+    return entries
+
+
+def _audit_detail(entry: AuditEntry) -> str:
+    after = entry.after if isinstance(entry.after, dict) else {}
+    if entry.action == "checkin.override" and "override" in after:
+        labels = dict(Event.CheckinOverride.choices)
+        return str(labels.get(after["override"], after["override"]))
+    if entry.action == "checkin.numbered":
+        method = str(dict(Event.Numbering.choices).get(after.get("method"), after.get("method", "")))
+        if after.get("seed") is not None:
+            return _("%(method)s, seed %(seed)s") % {"method": method, "seed": after["seed"]}
+        return method
+    return entry.reason
+
+
+# --- Actions (POST only) ---------------------------------------------------------------------------------
+
+
+@require_POST
+@login_required
+def set_checkin(request, festival, event):
+    event = _organiser_event(request, festival, event)
+    form = CheckinOverrideForm(request.POST)
+    if not form.is_valid():
+        messages.error(request, _form_error_message(form))
+        return redirect(_event_url(event))
+    try:
+        event = checkin_service.set_checkin_override(
+            event=event, override=form.cleaned_data["checkin"], actor=Actor.of(request)
+        )
+    except ServiceError as error:
+        messages.error(request, error.message)
+    else:
+        messages.success(request, _("Check-in: %(state)s.") % {"state": event.get_checkin_override_display()})
+    return redirect(_event_url(event))
+
+
+@require_POST
+@login_required
+def assign_numbers(request, festival, event):
+    event = _organiser_event(request, festival, event)
+    form = NumberingForm(request.POST)
+    if not form.is_valid():
+        messages.error(request, _form_error_message(form))
+        return redirect(_event_url(event))
+    try:
+        event = checkin_service.assign_numbers(
+            event=event, method=form.cleaned_data["method"], actor=Actor.of(request)
+        )
+    except ServiceError as error:
+        messages.error(request, error.message)
+    else:
+        messages.success(request, _("Player numbers are assigned; check-in is closed."))
+    return redirect(_event_url(event))
+
+
+@require_http_methods(["GET", "POST"])
+@login_required
+def withdraw(request, festival, event):
+    """GET asks for a reason and a confirmation (no JavaScript needed); POST withdraws."""
+    event = _organiser_event(request, festival, event)
+    data = request.POST if request.method == "POST" else request.GET
+    pick = RegistrationPickForm(data, event=event)
+    if not pick.is_valid():
+        messages.error(request, _form_error_message(pick))
+        return redirect(_event_url(event) + "#registrations")
+    chosen = pick.cleaned_data["registration"]
+    form = (
+        WithdrawForm(data, event=event)
+        if request.method == "POST"
+        else WithdrawForm(initial={"registration": chosen.pk}, event=event)
+    )
+    if request.method == "POST" and form.is_valid():
+        try:
+            registration_service.withdraw(
+                registration=chosen,
+                actor=Actor.of(request),
+                by_organiser=True,
+                reason=form.cleaned_data["reason"],
+            )
+        except ServiceError as error:
+            messages.error(request, error.message)
+        else:
+            messages.success(request, _("%(name)s is withdrawn.") % {"name": chosen.player.name})
+        return redirect(_event_url(event) + "#registrations")
+    context = {
+        "festival": event.festival,
+        "event": event,
+        "registration": chosen,
+        "form": form,
+        "frees_place": chosen.status == S.REGISTERED,
+        "promotes": chosen.status == S.REGISTERED and event.withdrawal_is_open(),
+    }
+    return render(request, "tournament/manage/withdraw.html", context)
+
+
+class EventSlugConverter:
+    """An event slug that is not one of the words the import/export pages use under manage/<festival>/.
+
+    Those pages' routes are included after these (tournament/urls.py); refusing the words here lets the
+    resolver move on to them instead of answering 404 for an event called "import".
+    """
+
+    regex = "[-a-zA-Z0-9_]+"
+
+    def to_python(self, value: str) -> str:
+        if value in RESERVED_EVENT_SLUGS:
+            raise ValueError(value)
+        return value
+
+    def to_url(self, value: str) -> str:
+        return value
+
+
+register_converter(EventSlugConverter, "event_slug")
+
+urlpatterns = [
+    path("", manage_home, name="manage-home"),
+    path("<slug:festival>/", manage_festival, name="manage-festival"),
+    path("<slug:festival>/<event_slug:event>/", manage_event, name="manage-event"),
+    path("<slug:festival>/<event_slug:event>/check-in/", set_checkin, name="manage-checkin"),
+    path("<slug:festival>/<event_slug:event>/numbers/", assign_numbers, name="manage-numbers"),
+    path("<slug:festival>/<event_slug:event>/withdraw/", withdraw, name="manage-withdraw"),
+]

@@ -3,6 +3,8 @@
 from dataclasses import dataclass
 
 from django.db import IntegrityError, transaction
+from django.db.models import Case, Count, F, IntegerField, OuterRef, Q, QuerySet, Subquery, When
+from django.db.models.functions import Coalesce
 from django.utils import timezone
 from django.utils.formats import date_format
 from django.utils.translation import gettext as _
@@ -20,6 +22,41 @@ class PlayerDetails:
     birth_year: int
     affiliation: str = ""
     ranking_id: str = ""
+
+
+# Waiting-list order: when the player joined the line (rows written without `queued_at` fall back to the
+# registration time, so SQLite and PostgreSQL sort them alike), then the id.
+IN_LINE_SINCE = Coalesce(F("queued_at"), F("created_at"))
+
+
+def with_waiting_position(registrations: QuerySet) -> QuerySet:
+    """Annotate `waiting_position` (1 = next to be promoted) on waiting-list registrations; None otherwise.
+
+    One correlated subquery, so a page listing many registrations still costs one query.
+    """
+    ahead_or_same = (
+        Registration.objects.filter(event=OuterRef("event"), status=Registration.Status.WAITLISTED)
+        .annotate(line=IN_LINE_SINCE)
+        .filter(Q(line__lt=OuterRef("line")) | Q(line=OuterRef("line"), id__lte=OuterRef("id")))
+        .order_by()
+        .values("event")
+        .annotate(n=Count("id"))
+        .values("n")
+    )
+    return registrations.annotate(line=IN_LINE_SINCE).annotate(
+        waiting_position=Case(
+            When(status=Registration.Status.WAITLISTED, then=Subquery(ahead_or_same)),
+            default=None,
+            output_field=IntegerField(),
+        )
+    )
+
+
+def waiting_position(registration: Registration) -> int | None:
+    """Place in the waiting line of a waiting-list registration (1 = next); None for any other status."""
+    if registration.status != Registration.Status.WAITLISTED:
+        return None
+    return with_waiting_position(Registration.objects.filter(pk=registration.pk)).get().waiting_position
 
 
 def _snapshot(registration: Registration) -> dict:
@@ -49,11 +86,13 @@ def clash_message(other: Event) -> str:
     }
 
 
-def _find_or_create_player(*, festival, details: PlayerDetails) -> Player:
+def _find_or_create_player(*, festival, details: PlayerDetails) -> tuple[Player, bool]:
+    """The same person (festival + normalised name + normalised contact) is one Player; (player, created)."""
     player = Player.objects.filter(
         festival=festival, name_key=name_key(details.name), contact_key=contact_key(details.contact)
     ).first()
-    if player is None:
+    created = player is None
+    if created:
         player = Player.objects.create(
             festival=festival,
             name=details.name,
@@ -62,7 +101,7 @@ def _find_or_create_player(*, festival, details: PlayerDetails) -> Player:
             affiliation=details.affiliation,
             ranking_id=details.ranking_id,
         )
-    return player
+    return player, created
 
 
 def _enter(*, event: Event, player: Player, actor: Actor, now, action: str) -> Registration:
@@ -90,15 +129,22 @@ def _enter(*, event: Event, player: Player, actor: Actor, now, action: str) -> R
 
 
 def register(*, event: Event, details: PlayerDetails, actor: Actor, now=None, by_organiser: bool = False) -> Registration:
-    """A player enters an event: a place while there are places, else the waiting list."""
+    """A player enters an event: a place while there are places, else the waiting list.
+
+    The returned registration carries `player_is_new`: False when the details matched a player who already
+    existed. The public form must then not reveal that player's personal link (anyone can type a name and a
+    contact), see tournament/views/registration.py.
+    """
     now = now or timezone.now()
     try:
         with transaction.atomic():
             event = Event.objects.select_for_update().select_related("festival").get(pk=event.pk)
             if not by_organiser and not event.registration_is_open(now):
                 raise ServiceError(_("Registration for this event is not open."), code="closed")
-            player = _find_or_create_player(festival=event.festival, details=details)
-            return _enter(event=event, player=player, actor=actor, now=now, action="registration.created")
+            player, created = _find_or_create_player(festival=event.festival, details=details)
+            registration = _enter(event=event, player=player, actor=actor, now=now, action="registration.created")
+            registration.player_is_new = created
+            return registration
     except IntegrityError:
         # Two identical requests raced past the checks above; the database kept exactly one.
         raise ServiceError(_("This registration already exists."), code="duplicate") from None
@@ -123,7 +169,7 @@ def _promote_from_waiting_list(*, event: Event, actor: Actor, now) -> Registrati
     nxt = (
         Registration.objects.select_for_update()
         .filter(event=event, status=Registration.Status.WAITLISTED)
-        .order_by("queued_at", "id")
+        .order_by(IN_LINE_SINCE.asc(), "id")
         .first()
     )
     if nxt is None:

@@ -1,3 +1,140 @@
-"""(in progress)"""
+"""The player's personal page (issue 3): their registrations, QR code, withdraw, enter more events.
 
-urlpatterns = []
+The unguessable token in the link is the only key; an unknown or malformed token gets the normal 404 page.
+"""
+
+import re
+
+import segno
+from django.contrib import messages
+from django.http import Http404
+from django.shortcuts import get_object_or_404, redirect, render
+from django.urls import NoReverseMatch, path, reverse
+from django.utils import timezone
+from django.utils.safestring import mark_safe
+from django.utils.translation import gettext as _
+from django.views.decorators.cache import never_cache
+
+from ..forms.registration import WithdrawForm
+from ..models import Event, Player, Registration
+from ..permissions import DESK, has_role
+from ..services.audit import Actor
+from ..services.errors import ServiceError
+from ..services.registration import register_existing_player, with_waiting_position, withdraw
+from .registration import outcome_message, remember_player_token
+
+PLAYER_LINK = "player link"
+# What models.registration.new_token produces; anything else is answered like an unknown token, before it
+# reaches the database (PostgreSQL refuses e.g. NUL characters in a query).
+TOKEN_SHAPE = re.compile(r"[A-Za-z0-9_-]{16,64}")
+
+
+def _player(token: str) -> Player:
+    if not TOKEN_SHAPE.fullmatch(token):
+        raise Http404
+    player = get_object_or_404(Player.objects.select_related("festival"), token=token)
+    timezone.activate(player.festival.tzinfo)
+    return player
+
+
+def _actor(request) -> Actor:
+    actor = Actor.of(request)
+    return actor if actor.user else Actor(label=PLAYER_LINK)
+
+
+def qr_svg(url: str, label: str) -> str:
+    # segno escapes the title and encodes the URL as modules, so its markup is safe to embed as is.
+    svg = segno.make(url, error="m").svg_inline(scale=4, omitsize=True, light="#fff", title=label)
+    return mark_safe(svg)  # noqa: S308
+
+
+def _desk_urls(festival, registration, next_url: str) -> dict | None:
+    """The desk's check-in / undo URLs for this registration, or None while those views do not exist."""
+    kwargs = {"festival": festival.slug, "event": registration.event.slug, "registration": registration.pk}
+    try:
+        return {"checkin": reverse("desk-checkin", kwargs=kwargs), "undo": reverse("desk-undo", kwargs=kwargs),
+                "next": next_url}
+    except NoReverseMatch:
+        return None
+
+
+@never_cache
+def player_page(request, token):
+    player = _player(token)
+    festival = player.festival
+    remember_player_token(request, player.token)
+    now = timezone.now()
+    registrations = list(
+        with_waiting_position(player.registrations.select_related("event__festival")).order_by("event__starts_at", "id")
+    )
+    active_events = [r.event for r in registrations if r.is_active]
+    entered_ids = {event.pk for event in active_events}
+    open_events = []
+    for event in festival.events.filter(registration_opens_at__lte=now, registration_closes_at__gt=now):
+        if event.pk in entered_ids:
+            continue
+        event.clash = next((other for other in active_events if other.overlaps(event)), None)
+        open_events.append(event)
+
+    is_desk = has_role(request.user, festival, DESK)
+    for registration in registrations:
+        registration.can_withdraw = registration.is_active and registration.event.withdrawal_is_open(now)
+        registration.desk = (
+            _desk_urls(festival, registration, request.path)
+            if is_desk and registration.status == Registration.Status.REGISTERED
+            else None
+        )
+    page_url = request.build_absolute_uri(player.get_absolute_url())
+    return render(request, "tournament/player_page.html", {
+        "player": player,
+        "festival": festival,
+        "registrations": registrations,
+        "open_events": open_events,
+        "is_desk": is_desk,
+        "qr_svg": qr_svg(page_url, _("QR code of this page, for the desk to scan")),
+        "withdraw_form": WithdrawForm(),
+    })
+
+
+def player_withdraw(request, token, registration_id):
+    player = _player(token)
+    if request.method != "POST":
+        return redirect(player.get_absolute_url())
+    registration = get_object_or_404(Registration.objects.select_related("event"), pk=registration_id, player=player)
+    form = WithdrawForm(request.POST)
+    if not form.is_valid():
+        messages.error(request, _("Tick “Yes, withdraw me” to confirm. Nothing was changed."))
+        return redirect(player.get_absolute_url())
+    try:
+        withdraw(registration=registration, actor=_actor(request))
+    except ServiceError as error:
+        messages.error(request, error.message)
+    else:
+        messages.success(request, _("You have withdrawn from %(event)s.") % {"event": registration.event.name})
+    return redirect(player.get_absolute_url())
+
+
+def player_enter(request, token, event):
+    player = _player(token)
+    if request.method != "POST":
+        return redirect(player.get_absolute_url())
+    try:
+        event = Event.objects.get(festival_id=player.festival_id, slug=event)
+    except Event.DoesNotExist:
+        raise Http404 from None
+    try:
+        registration = register_existing_player(event=event, player=player, actor=_actor(request))
+    except ServiceError as error:
+        messages.error(request, error.message)
+    else:
+        messages.success(request, _("%(event)s: %(outcome)s") % {
+            "event": event.name, "outcome": outcome_message(registration)
+        })
+    return redirect(player.get_absolute_url())
+
+
+urlpatterns = [
+    path("<str:token>/", player_page, name="player-page"),
+    path("<str:token>/withdraw/<int:registration_id>/", player_withdraw, name="player-withdraw"),
+    path("<str:token>/enter/<slug:event>/", player_enter, name="player-enter"),
+]

@@ -1,3 +1,81 @@
-"""(in progress)"""
+"""Public registration for an event (issue 3, R9): no login, rate-limited, the player's link kept private."""
 
-urlpatterns = []
+from django.conf import settings
+from django.contrib import messages
+from django.shortcuts import redirect, render
+from django.urls import path
+from django.utils.translation import gettext as _
+from django_ratelimit.decorators import ratelimit
+
+from ..forms.registration import RegistrationForm
+from ..models import Registration
+from ..services.audit import Actor
+from ..services.errors import ServiceError
+from ..services.registration import register, waiting_position
+from .helpers import get_event
+
+# Personal-page tokens of the players created or visited in this browser session: only these may be shown
+# or redirected to after a registration (a stranger who types someone's name and contact must not get
+# that person's link).
+PLAYER_TOKENS_SESSION_KEY = "player_tokens"
+REMEMBERED_TOKENS = 20
+
+
+def remember_player_token(request, token: str) -> None:
+    tokens = request.session.get(PLAYER_TOKENS_SESSION_KEY, [])
+    if token in tokens:
+        return
+    request.session[PLAYER_TOKENS_SESSION_KEY] = ([token] + tokens)[:REMEMBERED_TOKENS]
+
+
+def session_knows_token(request, token: str) -> bool:
+    return token in request.session.get(PLAYER_TOKENS_SESSION_KEY, [])
+
+
+def outcome_message(registration: Registration) -> str:
+    if registration.status == Registration.Status.WAITLISTED:
+        return _("The event is full, so you are on the waiting list at position %(position)s. "
+                 "If a place frees up before the withdrawal deadline, you move up automatically.") % {
+            "position": waiting_position(registration)
+        }
+    return _("You are registered.")
+
+
+@ratelimit(key="ip", rate=settings.REGISTRATION_RATE, method="POST", block=True)
+def event_register(request, festival, event):
+    event = get_event(festival, event)
+    context = {"festival": event.festival, "event": event}
+    if not event.registration_is_open():
+        if request.method == "POST":
+            messages.error(request, _("Registration for this event is not open, so nothing was saved."))
+        return render(request, "tournament/register.html", context)
+
+    form = RegistrationForm(request.POST if request.method == "POST" else None)
+    if request.method == "POST" and form.is_valid():
+        try:
+            registration = register(event=event, details=form.player_details(), actor=Actor.of(request))
+        except ServiceError as error:
+            form.add_error(None, error.message)
+        else:
+            return _after_registration(request, registration)
+    context["form"] = form
+    return render(request, "tournament/register.html", context)
+
+
+def _after_registration(request, registration: Registration):
+    player = registration.player
+    if registration.player_is_new or session_knows_token(request, player.token):
+        remember_player_token(request, player.token)
+        messages.success(request, outcome_message(registration))
+        return redirect(player.get_absolute_url())
+    # The details matched a player registered before, from another browser: the registration counts,
+    # but their link stays with them.
+    messages.success(request, outcome_message(registration))
+    messages.info(request, _("Your personal page link was shown when you first registered; "
+                             "ask the desk if you lost it."))
+    return redirect(registration.event.get_absolute_url())
+
+
+urlpatterns = [
+    path("f/<slug:festival>/<slug:event>/register/", event_register, name="event-register"),
+]

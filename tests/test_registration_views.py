@@ -1,0 +1,338 @@
+"""The public registration form (issue 3, RULES.md R9): validation, outcomes, privacy, closed, rate limit."""
+
+import datetime as dt
+import time
+
+import pytest
+from django.conf import settings
+from django.core.cache import cache
+from django.test import RequestFactory
+from django.urls import reverse
+from django.utils import timezone
+from django_ratelimit.core import get_usage
+
+from tests.factories import make_event, make_festival, make_player, make_registration
+from tournament.models import Player, Registration
+from tournament.views.registration import PLAYER_TOKENS_SESSION_KEY, event_register
+
+pytestmark = pytest.mark.django_db
+
+VALID = {"name": "김민준", "contact": "minjun@example.kr", "birth_year": "2010", "affiliation": "", "ranking_id": ""}
+
+
+@pytest.fixture(autouse=True)
+def fresh_rate_limit_counts():
+    # The rate limit counts in the cache (LocMemCache in tests); every test starts from zero.
+    cache.clear()
+    yield
+    cache.clear()
+
+
+def open_event(festival=None, *, days_ahead=10, hours=3, **fields):
+    """An event whose registration is open right now (views use the real clock)."""
+    start = timezone.now() + dt.timedelta(days=days_ahead)
+    return make_event(festival, start=start.replace(microsecond=0), hours=hours, **fields)
+
+
+def register_url(event):
+    return reverse("event-register", kwargs={"festival": event.festival.slug, "event": event.slug})
+
+
+def post(client, event, **overrides):
+    return client.post(register_url(event), {**VALID, **overrides})
+
+
+def page_messages(response) -> list[str]:
+    return [str(m) for m in response.context["messages"]] if response.context else []
+
+
+# --- the form -----------------------------------------------------------------------------------------
+
+
+def test_the_form_explains_the_birth_year_is_for_the_under_15_ranking_rule(client):
+    response = client.get(register_url(open_event()))
+    assert response.status_code == 200
+    assert "under 15" in response.content.decode()
+    assert "R9" in response.content.decode()
+
+
+@pytest.mark.parametrize(
+    "name",
+    ["김민준", "陳大文", "Anna-Lena O'Brien", "Nguyễn Văn An", "  Kim  Minjun  "],
+    ids=["hangul", "chinese", "latin", "vietnamese", "spaces"],
+)
+def test_names_in_any_script_are_accepted_trimmed(client, name):
+    event = open_event()
+    response = post(client, event, name=name)
+    assert response.status_code == 302
+    assert Player.objects.get().name == " ".join(name.split())
+
+
+@pytest.mark.parametrize(
+    "name",
+    ["", "   ", "x" * 101, "Kim\nMinjun", "Kim\tMinjun", "Kim\x00", "Kim\u202eLee", "12345", "---"],
+    ids=["empty", "blank", "too-long", "newline", "tab", "nul", "bidi-override", "digits-only", "no-letters"],
+)
+def test_bad_names_are_refused_and_nothing_is_saved(client, name):
+    event = open_event()
+    response = post(client, event, name=name)
+    assert response.status_code == 200
+    assert "name" in response.context["form"].errors
+    assert not Player.objects.exists()
+
+
+@pytest.mark.parametrize(
+    "contact",
+    ["+82 10-1234-5678", "(02) 2345 6789", "010 1234 5678", "０１０－１２３４－５６７８", "chan.taiman@school.edu.hk"],
+    ids=["international", "parentheses", "plain", "full-width", "email"],
+)
+def test_contacts_are_an_email_address_or_a_phone_number(client, contact):
+    response = post(client, open_event(), contact=contact)
+    assert response.status_code == 302
+    assert Player.objects.count() == 1
+
+
+@pytest.mark.parametrize(
+    "contact",
+    ["", "minjun@", "@example.kr", "minjun@@example.kr", "123456", "1" * 16, "call me", "010-1234-5678 ext", "+82 10 <b>"],
+    ids=["empty", "no-domain", "no-user", "double-at", "six-digits", "sixteen-digits", "words", "trailing-word", "markup"],
+)
+def test_bad_contacts_are_refused(client, contact):
+    response = post(client, open_event(), contact=contact)
+    assert response.status_code == 200
+    assert "contact" in response.context["form"].errors
+    assert not Player.objects.exists()
+
+
+def test_birth_years_from_1900_to_this_year_are_accepted(client):
+    festival = make_festival()
+    this_year = timezone.localdate().year
+    for n, year in enumerate([1900, this_year]):
+        event = open_event(festival, days_ahead=10 + n)
+        assert post(client, event, birth_year=str(year), contact=f"p{n}@example.org").status_code == 302
+    assert sorted(Player.objects.values_list("birth_year", flat=True)) == [1900, this_year]
+
+
+@pytest.mark.parametrize(
+    "birth_year",
+    ["", "1899", "NEXT_YEAR", "99999999999999999999999999", "-2010", "2010.5", "twenty ten"],
+    ids=["missing", "too-old", "future", "huge", "negative", "fraction", "words"],
+)
+def test_bad_birth_years_are_refused(client, birth_year):
+    if birth_year == "NEXT_YEAR":
+        birth_year = str(timezone.localdate().year + 1)
+    response = post(client, open_event(), birth_year=birth_year)
+    assert response.status_code == 200
+    assert "birth_year" in response.context["form"].errors
+    assert not Player.objects.exists()
+
+
+def test_a_post_missing_every_field_shows_errors_and_saves_nothing(client):
+    response = client.post(register_url(open_event()), {})
+    assert response.status_code == 200
+    assert set(response.context["form"].errors) == {"name", "contact", "birth_year"}
+    assert not Player.objects.exists()
+
+
+def test_overlong_optional_fields_are_refused(client):
+    response = post(client, open_event(), affiliation="a" * 201, ranking_id="9" * 41)
+    assert set(response.context["form"].errors) == {"affiliation", "ranking_id"}
+    assert not Player.objects.exists()
+
+
+def test_control_characters_in_the_optional_fields_are_refused(client):
+    response = post(client, open_event(), affiliation="Busan\nclub", ranking_id="KR\x071")
+    assert set(response.context["form"].errors) == {"affiliation", "ranking_id"}
+    assert not Player.objects.exists()
+
+
+def test_markup_in_an_accepted_name_is_stored_as_typed_and_shown_escaped(client):
+    response = post(client, open_event(), name="<b>Kim</b>")
+    page = client.get(response["Location"]).content.decode()
+    assert Player.objects.get().name == "<b>Kim</b>"
+    assert "<b>Kim</b>" not in page
+    assert "&lt;b&gt;Kim&lt;/b&gt;" in page
+
+
+def test_markup_in_a_refused_name_is_shown_escaped(client):
+    response = post(client, open_event(), name="<script>alert(1)</script>", contact="bad")
+    body = response.content.decode()
+    assert "<script>alert(1)</script>" not in body
+    assert "&lt;script&gt;alert(1)&lt;/script&gt;" in body
+
+
+# --- outcomes ---------------------------------------------------------------------------------------------
+
+
+def test_a_new_player_is_registered_and_sent_to_their_personal_page(client):
+    event = open_event()
+    response = post(client, event, affiliation="부산 중앙중학교", ranking_id="KR-1234")
+    player = Player.objects.get()
+    assert response.status_code == 302
+    assert response["Location"] == player.get_absolute_url()
+    assert (player.affiliation, player.ranking_id, player.birth_year) == ("부산 중앙중학교", "KR-1234", 2010)
+    assert Registration.objects.get().status == Registration.Status.REGISTERED
+    assert client.session[PLAYER_TOKENS_SESSION_KEY] == [player.token]
+    page = client.get(response["Location"])
+    assert "You are registered." in page_messages(page)
+
+
+def test_when_the_event_is_full_the_player_joins_the_waiting_list_and_sees_the_position(client):
+    event = open_event(capacity=1)
+    make_registration(event)
+    make_registration(event, status=Registration.Status.WAITLISTED)
+
+    response = post(client, event)
+    page = client.get(response["Location"])
+
+    assert Registration.objects.get(player__name="김민준").status == Registration.Status.WAITLISTED
+    assert any("waiting list at position 2" in m for m in page_messages(page))
+
+
+def test_a_time_clash_is_refused_naming_the_clashing_event(client):
+    festival = make_festival()
+    first = open_event(festival, name="Classic open")
+    clashing = open_event(festival, name="Junior cup")
+    assert post(client, first).status_code == 302
+
+    response = post(client, clashing)
+
+    assert response.status_code == 200
+    assert "Classic open" in " ".join(response.context["form"].non_field_errors())
+    assert not Registration.objects.filter(event=clashing).exists()
+
+
+def test_the_same_person_registering_twice_for_one_event_is_refused(client):
+    event = open_event()
+    post(client, event)
+
+    response = post(client, event, name=" 김민준 ", contact="MINJUN@example.kr")
+
+    assert response.status_code == 200
+    assert "already registered" in " ".join(response.context["form"].non_field_errors())
+    assert Registration.objects.count() == 1
+
+
+@pytest.mark.parametrize("when", ["not-yet", "closed"])
+def test_closed_registration_offers_no_form_and_refuses_a_post(client, when):
+    now = timezone.now()
+    if when == "not-yet":
+        event = open_event(days_ahead=40)  # registration opens 30 days before the start
+    else:
+        event = open_event(registration_closes_at=now - dt.timedelta(hours=1))
+
+    page = client.get(register_url(event))
+    assert page.status_code == 200
+    assert page.context.get("form") is None
+    assert 'name="birth_year"' not in page.content.decode()
+
+    response = post(client, event)
+    assert response.status_code == 200
+    assert any("not open" in m for m in page_messages(response))
+    assert not Player.objects.exists()
+
+
+def test_unknown_festival_or_event_is_a_404(client):
+    event = open_event()
+    assert client.get(reverse("event-register", kwargs={"festival": "nope", "event": event.slug})).status_code == 404
+    other = make_festival()
+    url = reverse("event-register", kwargs={"festival": other.slug, "event": event.slug})
+    assert client.post(url, VALID).status_code == 404
+    assert not Player.objects.exists()
+
+
+def test_the_event_page_offers_registration_only_while_it_is_open(client):
+    event = open_event()
+    closed = open_event(days_ahead=40)
+    assert register_url(event) in client.get(event.get_absolute_url()).content.decode()
+    assert register_url(closed) not in client.get(closed.get_absolute_url()).content.decode()
+
+
+# --- privacy of the personal link ------------------------------------------------------------------------
+
+
+def test_matching_an_existing_player_registers_them_without_revealing_their_link(client):
+    festival = make_festival()
+    first = open_event(festival)
+    second = open_event(festival, days_ahead=11)
+    existing = make_player(festival, name="김민준", contact="minjun@example.kr")
+    make_registration(first, existing)
+
+    response = post(client, second)
+
+    assert Player.objects.count() == 1
+    assert Registration.objects.filter(event=second, player=existing).exists()
+    assert response.status_code == 302
+    assert existing.token not in response["Location"]
+    page = client.get(response["Location"])
+    body = page.content.decode()
+    assert existing.token not in body
+    assert "ask the desk if you lost it" in body
+    assert existing.token not in client.session.get(PLAYER_TOKENS_SESSION_KEY, [])
+
+
+def test_a_stranger_typing_someones_details_is_refused_as_a_duplicate_without_the_link(client):
+    festival = make_festival()
+    event = open_event(festival)
+    existing = make_player(festival, name="김민준", contact="minjun@example.kr")
+    make_registration(event, existing)
+
+    response = post(client, event)
+
+    assert "already registered" in " ".join(response.context["form"].non_field_errors())
+    assert existing.token not in response.content.decode()
+    assert Registration.objects.count() == 1
+
+
+def test_the_browser_that_created_the_player_is_sent_to_the_page_again(client):
+    festival = make_festival()
+    first = open_event(festival)
+    second = open_event(festival, days_ahead=11)
+    post(client, first)
+    player = Player.objects.get()
+
+    response = post(client, second)
+
+    assert response["Location"] == player.get_absolute_url()
+
+
+def test_a_browser_that_opened_the_personal_page_is_trusted_with_it(client):
+    festival = make_festival()
+    event = open_event(festival)
+    existing = make_player(festival, name="김민준", contact="minjun@example.kr")
+    client.get(existing.get_absolute_url())
+
+    response = post(client, event)
+
+    assert response["Location"] == existing.get_absolute_url()
+
+
+# --- flood protection -------------------------------------------------------------------------------------
+
+
+def _wait_out_a_nearly_finished_window(client_ip="127.0.0.1"):
+    """django-ratelimit counts per fixed window; eleven quick POSTs must not straddle its end."""
+    request = RequestFactory().post("/", REMOTE_ADDR=client_ip)
+    usage = get_usage(request, fn=event_register.__wrapped__, key="ip", rate=settings.REGISTRATION_RATE,
+                      method="POST")
+    if usage["time_left"] < 5:
+        time.sleep(usage["time_left"] + 1)
+
+
+def test_the_eleventh_registration_post_in_a_minute_gets_the_429_page(client):
+    event = open_event()
+    _wait_out_a_nearly_finished_window()
+    statuses = [post(client, event, contact="bad").status_code for _ in range(10)]
+    eleventh = post(client, event)
+
+    assert statuses == [200] * 10
+    assert eleventh.status_code == 429
+    assert "Too many" in eleventh.content.decode()
+    assert not Player.objects.exists()
+
+
+def test_the_rate_limit_does_not_count_page_views(client):
+    event = open_event()
+    for _ in range(12):
+        client.get(register_url(event))
+    assert post(client, event).status_code == 302

@@ -13,4 +13,4 @@ RUN python manage.py collectstatic --noinput --settings=tournament.settings.coll
 RUN useradd --system --uid 1000 app && chown -R app /app
 USER app
 EXPOSE 8000
-CMD ["sh", "-c", "python manage.py migrate --noinput && gunicorn tournament.wsgi:application --bind 0.0.0.0:8000 --workers ${GUNICORN_WORKERS:-3} --access-logfile -"]
+CMD ["sh", "-c", "python manage.py migrate --noinput && gunicorn tournament.wsgi:application --bind 0.0.0.0:8000 --workers ${GUNICORN_WORKERS:-3} --timeout 90 --access-logfile -"]

@@ -1,3 +1,163 @@
-"""(in progress)"""
+"""The organiser's import (upload → preview → confirm) and export of a festival's registrations (issue 3).
 
-urlpatterns = []
+The uploaded file is read once; its rows (plain text) wait in the session under a random key until the
+organiser confirms. Every page view and the confirm step check the rows again against the current state.
+"""
+
+import secrets
+import time
+
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.http import Http404, HttpResponse
+from django.shortcuts import redirect, render
+from django.urls import path
+from django.utils.http import content_disposition_header
+from django.utils.translation import gettext as _
+from django.views.decorators.http import require_GET, require_http_methods
+
+from ..forms.imports import ImportConfirmForm, ImportUploadForm
+from ..models import Event
+from ..permissions import ORGANISER, require_role
+from ..services import imports
+from ..services.audit import Actor
+from ..services.errors import ServiceError
+from .helpers import get_festival
+
+SESSION_KEY = "pending_imports"
+PENDING_KEPT = 3  # uploads waiting for confirmation per session; older ones are forgotten
+
+
+def _organiser_festival(request, slug):
+    festival = get_festival(slug)
+    require_role(request.user, festival, ORGANISER)
+    return festival
+
+
+def _keep_pending(request, *, festival, file_name: str, parsed) -> str:
+    key = secrets.token_urlsafe(16)
+    pending = request.session.get(SESSION_KEY, {})
+    pending[key] = {
+        "festival": festival.pk,
+        "file": file_name,
+        "rows": parsed.rows,
+        "encoding": imports.ENCODING_NAMES.get(parsed.encoding, ""),
+        "ignored": parsed.ignored_columns,
+        "skipped": parsed.skipped_withdrawn,
+        "at": time.time(),
+    }
+    newest = sorted(pending.items(), key=lambda item: item[1]["at"], reverse=True)[:PENDING_KEPT]
+    request.session[SESSION_KEY] = dict(newest)
+    return key
+
+
+def _pending(request, festival, key):
+    pending = request.session.get(SESSION_KEY, {}).get(key)
+    if pending is None or pending["festival"] != festival.pk:
+        return None
+    return pending
+
+
+def _forget(request, key) -> None:
+    pending = request.session.get(SESSION_KEY, {})
+    pending.pop(key, None)
+    request.session[SESSION_KEY] = pending
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+def import_upload(request, festival):
+    festival = _organiser_festival(request, festival)
+    form = ImportUploadForm(request.POST or None, request.FILES or None, festival=festival)
+    if request.method == "POST" and form.is_valid():
+        upload = form.cleaned_data["file"]
+        default_event = form.cleaned_data["default_event"]
+        try:
+            parsed = imports.read_registrations_file(
+                name=upload.name, content=upload.read(), default_event=default_event.slug if default_event else ""
+            )
+        except ServiceError as error:
+            form.add_error("file", error.message)
+        else:
+            key = _keep_pending(request, festival=festival, file_name=upload.name, parsed=parsed)
+            return redirect("manage-import-preview", festival=festival.slug, key=key)
+    return render(request, "tournament/manage/import.html", {
+        "festival": festival, "form": form, "columns": imports.IMPORT_COLUMNS,
+        "max_rows": imports.MAX_ROWS, "events": festival.events.all(),
+    })
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+def import_preview(request, festival, key):
+    festival = _organiser_festival(request, festival)
+    pending = _pending(request, festival, key)
+    if pending is None:
+        messages.error(request, _("This upload is no longer waiting to be imported. Please upload the file again."))
+        return redirect("manage-import", festival=festival.slug)
+    reports = None
+    if request.method == "POST":
+        form = ImportConfirmForm(request.POST)
+        action = form.cleaned_data["action"] if form.is_valid() else ""
+        if action == "cancel":
+            _forget(request, key)
+            messages.info(request, _("The upload was discarded; nothing was imported."))
+            return redirect("manage-import", festival=festival.slug)
+        if action in ("all", "valid"):
+            try:
+                result = imports.import_registrations(
+                    festival=festival, rows=pending["rows"], actor=Actor.of(request), file_name=pending["file"],
+                    drop_invalid=action == "valid", expected=form.cleaned_data["seen"],
+                )
+            except imports.ImportRefused as error:
+                messages.error(request, error.message)
+                reports = error.reports
+            else:
+                _forget(request, key)
+                messages.success(request, _(
+                    "Imported %(total)s registrations: %(registered)s with a place, %(waitlisted)s on the waiting list."
+                ) % {"total": result.total, "registered": result.registered, "waitlisted": result.waitlisted})
+                return redirect("manage-import", festival=festival.slug)
+        else:
+            messages.error(request, _("Please choose one of the buttons below."))
+    if reports is None:
+        reports = imports.validate_rows(festival=festival, rows=pending["rows"])
+    valid = sum(report.ok for report in reports)
+    only_problems = request.GET.get("show") == "problems"
+    return render(request, "tournament/manage/import_preview.html", {
+        "festival": festival,
+        "key": key,
+        "pending": pending,
+        "reports": [report for report in reports if not report.ok] if only_problems else reports,
+        "only_problems": only_problems,
+        "total": len(reports),
+        "valid": valid,
+        "invalid": len(reports) - valid,
+        "seen": imports.fingerprint(reports),
+    })
+
+
+@login_required
+@require_GET
+def export(request, festival, fmt):
+    festival = _organiser_festival(request, festival)
+    if fmt not in imports.FORMATS:
+        raise Http404
+    event = None
+    if request.GET.get("event"):
+        event = Event.objects.filter(festival=festival, slug=request.GET["event"]).first()
+        if event is None:
+            raise Http404
+    content = imports.export_registrations(festival=festival, fmt=fmt, event=event)
+    file_name = imports.export_file_name(festival=festival, fmt=fmt, event=event)
+    return HttpResponse(content, headers={
+        "Content-Type": imports.CONTENT_TYPES[fmt],
+        "Content-Disposition": content_disposition_header(True, file_name),
+    })
+
+
+urlpatterns = [
+    path("<slug:festival>/import/", import_upload, name="manage-import"),
+    path("<slug:festival>/import/<str:key>/", import_preview, name="manage-import-preview"),
+    path("<slug:festival>/export.<str:fmt>", export, name="manage-export"),
+]

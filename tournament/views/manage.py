@@ -39,7 +39,7 @@ ACTION_LABELS = {
     "registration.created": gettext_lazy("Registered"),
     "registration.promoted": gettext_lazy("Moved up from the waiting list"),
     "registration.withdrawn": gettext_lazy("Withdrawn"),
-    "registration.imported": gettext_lazy("Imported"),
+    "import.registrations": gettext_lazy("Imported"),
     "checkin.in": gettext_lazy("Checked in"),
     "checkin.undone": gettext_lazy("Check-in undone"),
     "checkin.override": gettext_lazy("Check-in setting changed"),

@@ -1,6 +1,8 @@
 """No request of any kind returns a server error (issue 3, DESIGN.md): every route, GET and POST,
 anonymous and as an organiser, with real and nonsense arguments and hostile form data."""
 
+import re
+
 import pytest
 from django.urls import URLPattern, URLResolver, get_resolver
 
@@ -28,12 +30,7 @@ def routes(resolver=None, prefix=""):
 
 
 def fill(pattern: str, values: dict) -> str:
-    path = "/" + pattern
-    for name, value in values.items():
-        for converter in ("slug", "str", "int", ""):
-            token = f"<{converter}:{name}>" if converter else f"<{name}>"
-            path = path.replace(token, str(value))
-    return path
+    return "/" + re.sub(r"<(?:\w+:)?(\w+)>", lambda m: str(values.get(m.group(1), m.group(0))), pattern)
 
 
 @pytest.fixture

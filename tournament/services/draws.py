@@ -9,7 +9,15 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from ..formats import busan, hongkong
-from ..formats.draw import ALGORITHM_VERSION, Constraints, Entrant, draw_tables, evaluate, new_seed, swap_players
+from ..formats.draw import (
+    ALGORITHM_VERSION,
+    Constraints,
+    Entrant,
+    draw_tables,
+    evaluate,
+    new_seed,
+    swap_players,
+)
 from ..models import Draw, DrawTable, Event, Registration, Seat, Stage
 from .audit import Actor, record
 from .errors import ServiceError

@@ -69,3 +69,33 @@ def make_staff(festival, role: str, username: str | None = None, password: str =
     user.groups.add(Group.objects.get(name=role))
     festival.staff.add(user)
     return user
+
+
+SCHOOLS = ["해운대초", "센텀중", "부산국제고", "동백클럽", "광안초", "수영중", "", ""]
+
+
+def ready_event(players: int, **fields):
+    """An event with `players` checked-in players numbered in registration order (R8.2); check-in closed."""
+    from tournament.services.audit import Actor
+    from tournament.services.checkin import assign_numbers
+
+    event = make_event(checkin_override=Event.CheckinOverride.CLOSED, **fields)
+    now = timezone.now()
+    for i in range(players):
+        player = make_player(event.festival, affiliation=SCHOOLS[i % len(SCHOOLS)])
+        make_registration(event, player, checked_in_at=now)
+    assign_numbers(event=event, actor=Actor(label="test"))
+    event.refresh_from_db()
+    return event
+
+
+def released_stage(players: int, seed: int = 1, **fields):
+    """`ready_event` with its first stage drawn and released."""
+    from tournament.services import draws
+    from tournament.services.audit import Actor
+
+    event = ready_event(players, **fields)
+    actor = Actor(label="test")
+    stage = draws.start_event(event=event, actor=actor)
+    draws.release_draw(draw=draws.draft_draw(stage=stage, actor=actor, seed=seed), actor=actor)
+    return stage

@@ -2,34 +2,14 @@
 
 import pytest
 from django.urls import reverse
-from django.utils import timezone
 
-from tests.factories import make_event, make_registration, make_staff
+from tests.factories import make_event, make_staff, ready_event
 from tournament.models import AuditEntry, Draw, Event, Seat, Stage
 from tournament.services import ServiceError
 from tournament.services import draws as services
 from tournament.services.audit import Actor
-from tournament.services.checkin import assign_numbers
 
 pytestmark = pytest.mark.django_db
-SCHOOLS = ["해운대초", "센텀중", "부산국제고", "동백클럽", "광안초", "수영중", "", ""]
-
-
-def ready_event(players: int, **fields) -> Event:
-    """An event with `players` checked-in, numbered players (R8.2 numbers by registration order)."""
-    event = make_event(checkin_override=Event.CheckinOverride.CLOSED, **fields)
-    now = timezone.now()
-    for i in range(players):
-        registration = make_registration(event)
-        registration.player.affiliation = SCHOOLS[i % len(SCHOOLS)]
-        registration.player.save()
-        registration.checked_in_at = now
-        registration.save()
-    assign_numbers(event=event, actor=Actor(label="test"))
-    event.refresh_from_db()
-    return event
-
-
 def tables_of(draw):
     return services.seating(draw)
 

@@ -18,8 +18,8 @@ class SwapForm(forms.Form):
     def __init__(self, *args, seats=(), **kwargs):
         super().__init__(*args, **kwargs)
         choices = [("", "—")] + [
-            (seat.registration_id, f"{seat.registration.number or '–'} · {seat.registration.player.name} "
-                                   f"({_('table')} {seat.table.number})")
+            (seat.registration_id, f"{seat.registration.number or '–'} · {seat.registration.player.name} ("
+             + _("table %(number)s") % {"number": seat.table.number} + ")")
             for seat in sorted(seats, key=lambda s: (s.registration.number or 0, s.registration.player.name))
         ]
         self.fields["first"].choices = choices

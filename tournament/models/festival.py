@@ -78,7 +78,7 @@ class Event(models.Model):
     festival = models.ForeignKey(Festival, on_delete=models.PROTECT, related_name="events", verbose_name=_("festival"))
     slug = models.SlugField(_("short name in links"), max_length=60)
     name = models.CharField(_("name"), max_length=200)
-    game = models.CharField(_("game"), max_length=10, choices=Game.choices, default=Game.CLASSIC)
+    game = models.CharField(_("kind of game"), max_length=10, choices=Game.choices, default=Game.CLASSIC)
     format = models.CharField(_("format"), max_length=10, choices=Format.choices, default=Format.BUSAN)
     ruleset = models.CharField(_("rules"), max_length=20, choices=Ruleset.choices, default=Ruleset.WRC_2014)
     capacity = models.PositiveIntegerField(_("places"), default=128)

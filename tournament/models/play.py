@@ -8,7 +8,8 @@ the earlier draft, a release and an un-release are state changes, and all of it 
 
 from django.conf import settings
 from django.db import models
-from django.utils.translation import gettext, gettext_lazy as _
+from django.utils.translation import gettext
+from django.utils.translation import gettext_lazy as _
 
 from .festival import Event
 from .registration import Registration
@@ -126,3 +127,47 @@ class Seat(models.Model):
 
     def __str__(self) -> str:
         return f"{self.table} seat {self.position}"
+
+
+class StageEntry(models.Model):
+    """Who plays a stage: the checked-in players for the first, those who advanced for the next ones."""
+
+    stage = models.ForeignKey(Stage, on_delete=models.PROTECT, related_name="entries")
+    registration = models.ForeignKey(Registration, on_delete=models.PROTECT, related_name="stage_entries")
+
+    class Meta:
+        constraints = [models.UniqueConstraint(fields=["stage", "registration"], name="stage_entry_unique")]
+
+    def __str__(self) -> str:
+        return f"{self.stage} – {self.registration_id}"
+
+
+class Lot(models.Model):
+    """A recorded lot (R7): the software draws numbered cards for tied players; the highest wins."""
+
+    class Purpose(models.TextChoices):
+        ADVANCE = "advance", _("Tie at the cut")
+        MOVE = "move", _("Tie for moving up a table")
+        PLACE = "place", _("Tie for a place")
+
+    stage = models.ForeignKey(Stage, on_delete=models.PROTECT, related_name="lots")
+    purpose = models.CharField(_("purpose"), max_length=10, choices=Purpose.choices)
+    game = models.PositiveSmallIntegerField(_("game"), null=True, blank=True)
+    table_number = models.PositiveSmallIntegerField(_("table"), null=True, blank=True)
+    players = models.JSONField(_("players"))  # registration ids
+    numbers = models.JSONField(_("numbers drawn"))  # {registration id: number}
+    seed = models.CharField(_("seed"), max_length=60)
+    created_at = models.DateTimeField(auto_now_add=True)
+    created_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+    )
+
+    class Meta:
+        ordering = ["stage", "created_at"]
+
+    def __str__(self) -> str:
+        return f"{self.stage} lot {self.purpose} {self.players}"
+
+    @property
+    def tiebreak(self) -> dict[int, int]:
+        return {int(player): number for player, number in self.numbers.items()}

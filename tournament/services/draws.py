@@ -18,7 +18,7 @@ from ..formats.draw import (
     new_seed,
     swap_players,
 )
-from ..models import Draw, DrawTable, Event, Registration, Seat, Stage
+from ..models import Draw, DrawTable, Event, Registration, Seat, Stage, StageEntry
 from .audit import Actor, record
 from .errors import ServiceError
 
@@ -42,6 +42,10 @@ def checked_in(event: Event):
     return Registration.objects.filter(
         event=event, status=Registration.Status.REGISTERED, checked_in_at__isnull=False
     ).select_related("player")
+
+
+def stage_players(stage: Stage):
+    return Registration.objects.filter(stage_entries__stage=stage).select_related("player")
 
 
 def entrants_of(registrations) -> list[Entrant]:
@@ -74,7 +78,8 @@ def start_event(*, event: Event, actor: Actor) -> Stage:
             raise ServiceError(_("This event has already started."), code="started")
         if not event.numbers_assigned_at:
             raise ServiceError(_("Close check-in and assign player numbers before the first draw."), code="not_numbered")
-        players = checked_in(event).count()
+        registrations = list(checked_in(event).values_list("id", flat=True))
+        players = len(registrations)
         if players < 2:
             raise ServiceError(_("At least two checked-in players are needed for a draw."), code="too_few")
         if event.format == Event.Format.HONG_KONG:
@@ -87,6 +92,7 @@ def start_event(*, event: Event, actor: Actor) -> Stage:
                 event=event, number=1, name=first.name, games=first.games,
                 advance=first.advance, advance_count=first.k,
             )
+        StageEntry.objects.bulk_create([StageEntry(stage=stage, registration_id=r) for r in registrations])
         record(actor=actor, action="stage.created", target=stage, event=event,
                after={"number": stage.number, "players": players, "games": stage.games, "advance": stage.advance})
     return stage
@@ -127,15 +133,12 @@ def draft_draw(*, stage: Stage, actor: Actor, seed: int | None = None) -> Draw:
         event = stage.event
         if stage.draws.filter(status=Draw.Status.RELEASED).exists():
             raise ServiceError(_("This stage's draw is already released; un-release it first."), code="released")
-        if stage.number != 1:
-            # Later stages are drawn from the previous stage's confirmed results (score-sheet issue).
-            raise ServiceError(_("Only the first stage can be drawn before results are entered."), code="not_ready")
         seed = new_seed() if seed is None else seed
-        registrations = list(checked_in(event))
+        registrations = list(stage_players(stage))
         entrants = entrants_of(registrations)
         constraints = constraints_of(event)
         pairs = met_pairs(event)
-        if event.format == Event.Format.HONG_KONG and event.first_seating == "number":
+        if event.format == Event.Format.HONG_KONG and stage.number == 1 and event.first_seating == "number":
             tables = hongkong.initial_tables(entrants, seat_seed=seed)
             violations, _unmet = evaluate(tables, entrants, pairs, constraints)
             method = Draw.Method.BY_NUMBER
@@ -177,7 +180,7 @@ def swap_seats(*, draw: Draw, first: int, second: int, actor: Actor) -> Draw:
         a, b = seats[first], seats[second]
         event = draw.stage.event
         tables = seating(draw)
-        registrations = list(checked_in(event).filter(id__in=[p for t in tables for p in t]))
+        registrations = list(stage_players(draw.stage))
         result = swap_players(tables, first, second, entrants_of(registrations), met_pairs(event),
                               Constraints(**draw.constraints))
         before = {"first": [a.table.number, a.position], "second": [b.table.number, b.position]}
@@ -218,6 +221,10 @@ def unrelease_draw(*, draw: Draw, actor: Actor, reason: str = "") -> Draw:
         draw = Draw.objects.select_for_update().select_related("stage__event").get(pk=draw.pk)
         if not draw.is_released:
             raise ServiceError(_("This draw is not released."), code="not_released")
+        # Score sheets (the scoring app) point at the seating they were entered against.
+        if hasattr(draw, "sheets") and draw.sheets.exists():
+            raise ServiceError(_("Results have been entered for this draw; it can no longer be taken back."),
+                               code="has_results")
         draw.status = Draw.Status.DRAFT
         draw.released_at = None
         draw.save(update_fields=["status", "released_at"])

@@ -32,6 +32,7 @@ INSTALLED_APPS = [
     "django_htmx",
     "axes",
     "tournament",
+    "scoring",
 ]
 
 MIDDLEWARE = [

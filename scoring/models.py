@@ -1,0 +1,151 @@
+"""Score sheets (issue 5): what referees enter, checked by `rules/`, confirmed by a chief referee.
+
+Confirmed sheets are the single source of standings, advancement and Hong Kong movement. A sheet is
+never overwritten: a returned sheet stays and the referee submits a new version; a correction of a
+confirmed sheet is a new version and the old one becomes "superseded".
+"""
+
+import secrets
+
+from django.conf import settings
+from django.db import models
+from django.db.models import Q
+from django.utils.translation import gettext_lazy as _
+
+from tournament.models import Draw, Registration, Stage
+
+
+def new_link_token() -> str:
+    return secrets.token_urlsafe(24)
+
+
+class TableLink(models.Model):
+    """The private link printed on a table card: enter that table's sheets for the stage, no account."""
+
+    stage = models.ForeignKey(Stage, on_delete=models.PROTECT, related_name="table_links")
+    table_number = models.PositiveSmallIntegerField(_("table"))
+    token = models.CharField(max_length=64, unique=True, default=new_link_token, editable=False)
+    created_at = models.DateTimeField(auto_now_add=True)
+    revoked_at = models.DateTimeField(_("revoked at"), null=True, blank=True)
+
+    class Meta:
+        ordering = ["stage", "table_number"]
+        constraints = [
+            models.UniqueConstraint(
+                fields=["stage", "table_number"], condition=Q(revoked_at__isnull=True), name="one_live_link_per_table"
+            )
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.stage} – table {self.table_number}"
+
+    @property
+    def label(self) -> str:
+        return f"table {self.table_number} link"
+
+
+class RefereeAssignment(models.Model):
+    """A referee with an account may open the tables they are assigned to."""
+
+    stage = models.ForeignKey(Stage, on_delete=models.PROTECT, related_name="referee_assignments")
+    table_number = models.PositiveSmallIntegerField(_("table"))
+    referee = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+")
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(fields=["stage", "table_number", "referee"], name="assignment_unique")
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.stage} – table {self.table_number}: {self.referee}"
+
+
+class ScoreSheet(models.Model):
+    class Status(models.TextChoices):
+        SUBMITTED = "submitted", _("Submitted")
+        CONFIRMED = "confirmed", _("Confirmed")
+        RETURNED = "returned", _("Returned to the referee")
+        SUPERSEDED = "superseded", _("Replaced by a correction")
+
+    class End(models.TextChoices):
+        WENT_OUT = "went_out", _("Someone went out (Rummikub)")
+        BLOCKED = "blocked", _("Blocked: the pool is empty")
+        TIME = "time", _("Stopped by time")
+
+    LIVE = (Status.SUBMITTED, Status.CONFIRMED)
+
+    stage = models.ForeignKey(Stage, on_delete=models.PROTECT, related_name="sheets")
+    game = models.PositiveSmallIntegerField(_("game"))
+    table_number = models.PositiveSmallIntegerField(_("table"))
+    # The seating the sheet was entered against (Busan: the stage's draw; Hong Kong: that game's).
+    draw = models.ForeignKey(Draw, on_delete=models.PROTECT, related_name="sheets")
+    version = models.PositiveSmallIntegerField(_("version"), default=1)
+    status = models.CharField(_("status"), max_length=12, choices=Status.choices, default=Status.SUBMITTED)
+    end = models.CharField(_("how the game ended"), max_length=10, choices=End.choices)
+    # The problems rules/ found that are warnings, which the referee accepted ("yes, this is right").
+    warnings = models.JSONField(_("accepted warnings"), default=list, blank=True)
+    # One per draft on the referee's phone: a double tap or a retry records one sheet.
+    idempotency_key = models.CharField(max_length=64, unique=True)
+    submitted_at = models.DateTimeField(_("submitted at"), auto_now_add=True)
+    submitted_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+    )
+    submitted_via = models.CharField(_("submitted by"), max_length=100)
+    decided_at = models.DateTimeField(_("confirmed or returned at"), null=True, blank=True)
+    decided_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+    )
+    reason = models.TextField(_("reason"), blank=True, help_text=_("Why it was returned or corrected."))
+    corrects = models.ForeignKey(
+        "self", null=True, blank=True, on_delete=models.PROTECT, related_name="corrections"
+    )
+
+    class Meta:
+        ordering = ["stage", "game", "table_number", "-version"]
+        constraints = [
+            models.UniqueConstraint(
+                fields=["stage", "game", "table_number", "version"], name="sheet_version_unique"
+            ),
+            # At most one submitted-or-confirmed sheet per table and game: two referees racing to submit
+            # the same table cannot both win.
+            models.UniqueConstraint(
+                fields=["stage", "game", "table_number"], condition=Q(status__in=["submitted", "confirmed"]),
+                name="one_live_sheet_per_table_game",
+            ),
+            models.UniqueConstraint(
+                fields=["stage", "game", "table_number"], condition=Q(status="confirmed"),
+                name="one_confirmed_sheet_per_table_game",
+            ),
+        ]
+        indexes = [models.Index(fields=["stage", "status"])]
+
+    def __str__(self) -> str:
+        return f"{self.stage} game {self.game} table {self.table_number} v{self.version} ({self.status})"
+
+
+class SheetSeat(models.Model):
+    """One player's line on a sheet: what the referee entered and what rules/ computed from it."""
+
+    sheet = models.ForeignKey(ScoreSheet, on_delete=models.PROTECT, related_name="seats")
+    position = models.PositiveSmallIntegerField(_("seat"))
+    registration = models.ForeignKey(Registration, on_delete=models.PROTECT, related_name="sheet_seats")
+    went_out = models.BooleanField(_("went out"), default=False)
+    tiles = models.CharField(_("tiles"), max_length=400, blank=True)
+    rack_value = models.PositiveSmallIntegerField(_("rack value"), null=True, blank=True)
+    jokers = models.PositiveSmallIntegerField(_("jokers"), default=0)
+    opened = models.BooleanField(_("had opened"), default=True)
+    could_open = models.BooleanField(_("could have opened"), null=True, blank=True)
+    conduct_penalty = models.BooleanField(_("knocked-over rack"), default=False)
+    penalty = models.DecimalField(_("penalty"), max_digits=8, decimal_places=2)
+    score = models.DecimalField(_("score"), max_digits=8, decimal_places=2)
+    win = models.BooleanField(_("win"), default=False)
+
+    class Meta:
+        ordering = ["sheet", "position"]
+        constraints = [
+            models.UniqueConstraint(fields=["sheet", "position"], name="sheet_seat_unique"),
+            models.UniqueConstraint(fields=["sheet", "registration"], name="sheet_player_unique"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.sheet} seat {self.position}"

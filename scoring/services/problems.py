@@ -1,0 +1,40 @@
+"""What rules/ finds wrong with a sheet, in the user's language (rules/ speaks English and stable codes)."""
+
+from django.utils.translation import gettext_lazy as _
+
+MESSAGES = {
+    "bad_end": _("Choose how the game ended."),
+    "too_few_players": _("A game needs at least 2 players."),
+    "too_many_players": _("A game has at most 4 players."),
+    "duplicate_seat": _("This seat appears twice."),
+    "duplicate_player": _("A player appears twice."),
+    "bad_seat_number": _("Seat numbers are 1 to 4."),
+    "no_one_went_out": _("The game ended with a player going out, but no one is marked as out."),
+    "several_went_out": _("Only one player can go out; more than one is marked."),
+    "went_out_in_blocked_game": _("Marked as out, but the game did not end that way."),
+    "too_many_copies": _("A tile appears more than twice across the racks; a set has only two of each."),
+    "too_many_jokers": _("More than two jokers across the racks; a set has only two."),
+    "time_game_void": _("These rules do not score a game stopped by time: it counts as void (no points, no win)."),
+    "rack_value_negative": _("A rack value cannot be negative."),
+    "rack_value_too_high": _("No rack can hold that many points."),
+    "jokers_out_of_range": _("A rack holds 0 to 2 jokers."),
+    "rack_value_mismatch": _("The rack value does not match the tiles."),
+    "jokers_mismatch": _("The joker count does not match the tiles."),
+    "winner_holds_tiles": _("A player who went out holds no tiles."),
+    "winner_not_opened": _("A player who went out must have made the initial meld."),
+    "conduct_penalty_on_winner": _("A conduct penalty on the player who went out is ignored."),
+    "marked_could_not_open_but_can": _("Marked as unable to open, but these tiles can make the initial meld (200, not 100)."),
+    "marked_could_open_but_cannot": _("Marked as able to open, but this rack cannot make the initial meld (100, not 200)."),
+    "never_opened_small_rack": _("A player who never opened still holds all 14 dealt tiles; fewer were entered."),
+    "could_open_missing": _("Say whether this player, who never opened, could have opened."),
+    "rack_missing": _("Enter this player's tiles or rack value."),
+    "high_rack_value": _("A rack value over 100 is unusual; please check it."),
+    "loser_empty_rack": _("This player has an empty rack but did not go out."),
+    "empty_rack_in_blocked_game": _("An empty rack in a blocked game: did this player go out?"),
+    "bad_tiles": _("These tiles cannot be read; use colour and number, e.g. R5 B13 J."),
+    "bad_entry": _("This entry is incomplete or not a number."),
+}
+
+
+def message(code: str, fallback: str = "") -> str:
+    return str(MESSAGES.get(code, fallback or code))

@@ -1,0 +1,193 @@
+"""From confirmed sheets to the next step of the event (R7, R8): Hong Kong movement after every game,
+Busan advancement at the end of a stage, ties at the cut resolved by recorded lots.
+
+Only confirmed sheets count. Everything here reads them as plain `SeatResult`s and asks
+`tournament.formats` what follows.
+"""
+
+from django.db import transaction
+from django.utils import timezone
+from django.utils.translation import gettext as _
+
+from tournament.formats import busan, hongkong
+from tournament.formats.draw import ALGORITHM_VERSION, draw_seat_orders, new_seed
+from tournament.formats.ranking import SeatResult, draw_lot
+from tournament.models import Draw, DrawTable, Event, Lot, Seat, Stage, StageEntry
+from tournament.services.audit import Actor, record
+from tournament.services.draws import busan_settings, seating
+from tournament.services.errors import ServiceError
+
+from ..models import ScoreSheet, SheetSeat
+
+
+def stage_results(stage: Stage, game: int | None = None) -> list[SeatResult]:
+    rows = SheetSeat.objects.filter(sheet__stage=stage, sheet__status=ScoreSheet.Status.CONFIRMED)
+    if game is not None:
+        rows = rows.filter(sheet__game=game)
+    return [
+        SeatResult(player_id=registration, table=table, score=score, win=win, game=g)
+        for registration, table, score, win, g in rows.values_list(
+            "registration_id", "sheet__table_number", "score", "win", "sheet__game"
+        )
+    ]
+
+
+def tables_in_game(stage: Stage, game: int) -> int:
+    from .sheets import seating_draw
+
+    draw = seating_draw(stage, game)
+    return draw.tables.count() if draw else 0
+
+
+def confirmed_tables(stage: Stage, game: int) -> int:
+    return ScoreSheet.objects.filter(stage=stage, game=game, status=ScoreSheet.Status.CONFIRMED).count()
+
+
+def game_complete(stage: Stage, game: int) -> bool:
+    expected = tables_in_game(stage, game)
+    return expected > 0 and confirmed_tables(stage, game) == expected
+
+
+def lots_tiebreak(stage: Stage, purpose: str, game: int | None = None) -> dict[int, int]:
+    tiebreak: dict[int, int] = {}
+    for lot in Lot.objects.filter(stage=stage, purpose=purpose, game=game):
+        tiebreak.update(lot.tiebreak)
+    return tiebreak
+
+
+def after_confirmation(*, sheet: ScoreSheet, actor: Actor) -> None:
+    """Hong Kong: once every table of a game is confirmed, the top two move up a table (R8.2)."""
+    stage = sheet.stage
+    if stage.event.format != Event.Format.HONG_KONG or sheet.game >= stage.games:
+        return
+    if stage.draws.filter(game=sheet.game + 1).exclude(status=Draw.Status.DISCARDED).exists():
+        return
+    if game_complete(stage, sheet.game):
+        apply_movement(stage=stage, game=sheet.game, actor=actor)
+
+
+def apply_movement(*, stage: Stage, game: int, actor: Actor) -> Draw:
+    """Seat game+1 from game's confirmed results; ties for moving are settled by a recorded lot (R7)."""
+    from .sheets import seating_draw
+
+    current = seating_draw(stage, game)
+    tables = seating(current)
+    seed = new_seed()
+    moved = hongkong.movement(tables, stage_results(stage, game), lot_seed=seed)
+    for table_number, lot in moved.lots:
+        Lot.objects.create(stage=stage, purpose=Lot.Purpose.MOVE, game=game, table_number=table_number,
+                           players=list(lot.players), numbers={str(p): n for p, n in lot.numbers.items()},
+                           seed=str(lot.seed), created_by=actor.user)
+    next_tables = draw_seat_orders(moved.next_tables, f"{seed}/seats")
+    draw = Draw.objects.create(stage=stage, game=game + 1, status=Draw.Status.RELEASED, method=Draw.Method.MOVEMENT,
+                               seed=seed, algorithm_version=ALGORITHM_VERSION, released_at=timezone.now(),
+                               created_by=actor.user)
+    rows = DrawTable.objects.bulk_create([DrawTable(draw=draw, number=n) for n in range(1, len(next_tables) + 1)])
+    Seat.objects.bulk_create([
+        Seat(draw=draw, table=row, position=position, registration_id=player)
+        for row, players in zip(rows, next_tables, strict=True)
+        for position, player in enumerate(players, start=1)
+    ])
+    record(actor=actor, action="draw.moved", target=draw, event=stage.event,
+           after={"game": game + 1, "seed": seed, "lots": len(moved.lots)})
+    return draw
+
+
+def planned(stage: Stage, players: int, tables) -> busan.PlannedStage:
+    return busan.PlannedStage(
+        number=stage.number, name=stage.name, players=players, table_sizes=tuple(len(t) for t in tables),
+        games=stage.games, advance=stage.advance, k=stage.advance_count, advancing=0,
+    )
+
+
+def advancement(stage: Stage) -> busan.Advancement | None:
+    """Who goes on from a Busan stage (R8.1), with ties at the cut unless a recorded lot settles them."""
+    from .sheets import seating_draw
+
+    draw = seating_draw(stage, 1)
+    if draw is None or stage.advance not in (Stage.Advance.PER_TABLE, Stage.Advance.PER_STAGE):
+        return None
+    tables = seating(draw)
+    return busan.advancement(
+        planned(stage, sum(len(t) for t in tables), tables), tables, stage_results(stage),
+        tiebreak=lots_tiebreak(stage, Lot.Purpose.ADVANCE),
+    )
+
+
+def stage_complete(stage: Stage) -> bool:
+    return all(game_complete(stage, game) for game in range(1, stage.games + 1))
+
+
+def draw_lots_at_cut(*, stage: Stage, actor: Actor) -> list[Lot]:
+    """R7: the software draws numbered cards for the players tied at the cut and records them."""
+    with transaction.atomic():
+        stage = Stage.objects.select_for_update().select_related("event").get(pk=stage.pk)
+        if not stage_complete(stage):
+            raise ServiceError(_("Lots are drawn once every game of the stage is confirmed."), code="incomplete")
+        result = advancement(stage)
+        if result is None or result.resolved:
+            raise ServiceError(_("There is no tie at the cut."), code="no_tie")
+        lots = []
+        for tie in result.ties:
+            seed = new_seed()
+            lot = draw_lot(tie.players, seed)
+            lots.append(Lot.objects.create(
+                stage=stage, purpose=Lot.Purpose.ADVANCE, table_number=tie.table, players=list(lot.players),
+                numbers={str(p): n for p, n in lot.numbers.items()}, seed=str(seed), created_by=actor.user,
+            ))
+            record(actor=actor, action="lot.drawn", target=lots[-1], event=stage.event,
+                   after={"players": list(lot.players), "numbers": {str(p): n for p, n in lot.numbers.items()},
+                          "places": tie.places})
+    return lots
+
+
+def close_stage(*, stage: Stage, actor: Actor, now=None) -> Stage | None:
+    """End a Busan stage: everyone who advances enters the next stage (R8.1). Returns the next stage."""
+    now = now or timezone.now()
+    with transaction.atomic():
+        stage = Stage.objects.select_for_update().select_related("event").get(pk=stage.pk)
+        if stage.closed_at:
+            raise ServiceError(_("This stage is already closed."), code="closed")
+        if not stage_complete(stage):
+            raise ServiceError(_("Every game of the stage must be confirmed first."), code="incomplete")
+        next_stage = None
+        result = advancement(stage)
+        if result is not None and not result.resolved:
+            raise ServiceError(_("A tie at the cut is not resolved yet: draw lots first."), code="tie")
+        stage.closed_at = now
+        stage.save(update_fields=["closed_at"])
+        if result is not None:
+            upcoming = busan.plan(len(result.advancing), busan_settings(stage.event), first_stage=stage.number + 1)[0]
+            next_stage = Stage.objects.create(
+                event=stage.event, number=stage.number + 1, name=upcoming.name, games=upcoming.games,
+                advance=upcoming.advance, advance_count=upcoming.k,
+            )
+            StageEntry.objects.bulk_create([StageEntry(stage=next_stage, registration_id=p) for p in result.advancing])
+        record(actor=actor, action="stage.closed", target=stage, event=stage.event,
+               after={"next": next_stage.number if next_stage else None})
+    return next_stage
+
+
+def correction_effects(*, sheet: ScoreSheet, actor: Actor) -> list[str]:
+    """A correction after the next seating exists: warn, show what would change, re-draw nothing."""
+    stage = sheet.stage
+    notes = []
+    if stage.event.format == Event.Format.HONG_KONG:
+        later = stage.draws.filter(game=sheet.game + 1).exclude(status=Draw.Status.DISCARDED).first()
+        if later is not None:
+            moved = hongkong.movement(seating(sheet.draw), stage_results(stage, sheet.game),
+                                      tiebreak=lots_tiebreak(stage, Lot.Purpose.MOVE, sheet.game))
+            if moved.next_tables is not None and sorted(map(sorted, moved.next_tables)) != sorted(
+                    map(sorted, seating(later))):
+                notes.append(_("This correction changes who should have moved up after game %(game)s; "
+                               "the next game's seating was not changed.") % {"game": sheet.game})
+    elif stage.closed_at:
+        result = advancement(stage)
+        entered = set(StageEntry.objects.filter(stage__event=stage.event, stage__number=stage.number + 1)
+                      .values_list("registration_id", flat=True))
+        if result is not None and set(result.advancing) != entered:
+            notes.append(_("This correction changes who advanced from %(stage)s; the next round was not "
+                           "re-drawn.") % {"stage": stage.display_name})
+    for note in notes:
+        record(actor=actor, action="sheet.correction_warning", target=sheet, event=stage.event, reason=note)
+    return notes

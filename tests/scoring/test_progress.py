@@ -1,0 +1,91 @@
+"""From confirmed sheets to movement and advancement (R7, R8) through the services."""
+
+import random
+
+import pytest
+
+from scoring.services import progress
+from scoring.services.sheets import confirm_sheet, seating_draw, submit_sheet
+from tests.factories import make_staff, released_stage
+from tests.scoring.helpers import entry_for, key
+from tournament.models import Draw, Event, Lot, StageEntry
+from tournament.services import ServiceError
+from tournament.services import draws as draw_services
+from tournament.services.audit import Actor
+
+pytestmark = pytest.mark.django_db
+REFEREE = Actor(label="referee link")
+
+
+def play_game(stage, game, chief, rng, *, tie=False):
+    """Every table of `game`: the first seat goes out; distinct rack values unless `tie`."""
+    draw = seating_draw(stage, game)
+    for table in draw.tables.all():
+        seats = table.seats.count()
+        values = [0] + ([5] * (seats - 1) if tie else rng.sample(range(1, 60), seats - 1))
+        sheet = submit_sheet(stage=stage, game=game, table_number=table.number,
+                             entry=entry_for(stage, game, table.number, values), accept_warnings=True,
+                             idempotency_key=key(), actor=REFEREE, via="link")
+        confirm_sheet(sheet=sheet, actor=chief)
+
+
+def test_hong_kong_top_two_move_up_a_table_after_each_game_r8_2():
+    stage = released_stage(16, format=Event.Format.HONG_KONG, ruleset=Event.Ruleset.HK_2016)
+    chief = Actor(user=make_staff(stage.event.festival, "chief referee"))
+    rng = random.Random(1)
+    before = draw_services.seating(seating_draw(stage, 1))
+    play_game(stage, 1, chief, rng)
+    after = seating_draw(stage, 2)
+    assert after is not None and after.method == Draw.Method.MOVEMENT and after.is_released
+    results = {r.player_id: r for r in progress.stage_results(stage, 1)}
+    moved_to = {p: t for t, players in enumerate(draw_services.seating(after), start=1) for p in players}
+    for number, players in enumerate(before, start=1):
+        ranked = sorted(players, key=lambda p: (not results[p].win, -results[p].score))
+        top, rest = ranked[:2], ranked[2:]
+        assert {moved_to[p] for p in top} == {number % 4 + 1}  # table 4's top two go to table 1
+        assert {moved_to[p] for p in rest} == {number}
+
+
+def test_hong_kong_tie_for_moving_is_settled_by_a_recorded_lot_r7():
+    stage = released_stage(8, format=Event.Format.HONG_KONG, ruleset=Event.Ruleset.HK_2016)
+    chief = Actor(user=make_staff(stage.event.festival, "chief referee"))
+    play_game(stage, 1, chief, random.Random(2), tie=True)  # three losers on 5: one of them moves
+    lots = Lot.objects.filter(stage=stage, purpose=Lot.Purpose.MOVE)
+    assert lots.count() == 2
+    assert all(sorted(lot.numbers.values()) == [1, 2, 3] for lot in lots)
+    assert seating_draw(stage, 2) is not None
+
+
+def test_busan_round_closes_with_top_two_per_table_and_the_next_round_is_drawn_r8_1():
+    stage = released_stage(16)
+    chief = Actor(user=make_staff(stage.event.festival, "chief referee"))
+    rng = random.Random(3)
+    with pytest.raises(ServiceError):
+        progress.close_stage(stage=stage, actor=chief)
+    for game in (1, 2, 3):
+        play_game(stage, game, chief, rng)
+    result = progress.advancement(stage)
+    if not result.resolved:
+        progress.draw_lots_at_cut(stage=stage, actor=chief)
+        result = progress.advancement(stage)
+    assert len(result.advancing) == 8
+    following = progress.close_stage(stage=stage, actor=chief)
+    assert following.number == 2
+    assert set(StageEntry.objects.filter(stage=following).values_list("registration_id", flat=True)) == set(
+        result.advancing)
+    draw = draw_services.draft_draw(stage=following, actor=chief, seed=9)
+    assert sorted(p for t in draw_services.seating(draw) for p in t) == sorted(result.advancing)
+
+
+def test_busan_tie_at_the_cut_blocks_closing_until_a_lot_is_drawn_r7():
+    stage = released_stage(8)
+    chief = Actor(user=make_staff(stage.event.festival, "chief referee"))
+    for game in (1, 2, 3):
+        play_game(stage, game, chief, random.Random(game), tie=True)
+    assert not progress.advancement(stage).resolved
+    with pytest.raises(ServiceError) as refused:
+        progress.close_stage(stage=stage, actor=chief)
+    assert refused.value.code == "tie"
+    lots = progress.draw_lots_at_cut(stage=stage, actor=chief)
+    assert lots and progress.advancement(stage).resolved
+    assert progress.close_stage(stage=stage, actor=chief).number == 2

@@ -7,7 +7,12 @@ import pytest
 from scoring.models import ScoreSheet
 from scoring.services.records import SeatEntry
 from scoring.services.sheets import (
-    SheetExists, SheetRefused, confirm_sheet, correct_sheet, return_sheet, submit_sheet,
+    SheetExists,
+    SheetRefused,
+    confirm_sheet,
+    correct_sheet,
+    return_sheet,
+    submit_sheet,
 )
 from tests.factories import make_staff, released_stage
 from tests.scoring.helpers import entry_for, key

@@ -79,20 +79,24 @@ def test_swap_moves_two_players_and_rechecks_constraints():
 
 def test_swap_with_same_affiliation_is_reported_as_unmet():
     event = ready_event(8)
+    schools = ["A", "A", "B", "B", "C", "C", "D", "D"]
+    for registration, school in zip(event.registrations.select_related("player").order_by("id"), schools):
+        registration.player.affiliation = school
+        registration.player.save()
     stage = services.start_event(event=event, actor=Actor(label="t"))
     draw = services.draft_draw(stage=stage, actor=Actor(label="t"), seed=5)
-    regs = {r.id: r.player.affiliation for r in event.registrations.select_related("player")}
+    assert draw.violations == []  # four schools of two over two tables: always separable
+    school = {r.id: r.player.affiliation for r in event.registrations.select_related("player")}
     first, second = tables_of(draw)
-    # Put two schoolmates together: find a player at table 2 whose school someone at table 1 shares.
-    for p in first:
-        mates = [q for q in first if q != p and regs[q]]
-        partner = next((q for q in second if regs[q] and any(regs[q] == regs[m] for m in mates)), None)
-        if partner:
-            services.swap_seats(draw=draw, first=p, second=partner, actor=Actor(label="t"))
-            draw.refresh_from_db()
-            assert any(v["constraint"] == "same_affiliation" for v in draw.violations)
-            return
-    pytest.skip("no schoolmates to pair in this seating")
+    mover = first[0]
+    mate = next(p for p in second if school[p] == school[mover])
+    partner = next(p for p in first if p != mover)
+    # `mate` takes `partner`'s seat at table 1, next to their schoolmate `mover`.
+    services.swap_seats(draw=draw, first=mate, second=partner, actor=Actor(label="t"))
+    draw.refresh_from_db()
+    # ... and `partner` joins their own schoolmate at table 2: two unmet constraints, one per table.
+    assert [v["constraint"] for v in draw.violations] == ["same_affiliation", "same_affiliation"]
+    assert {mover, mate} in [set(v["players"]) for v in draw.violations]
 
 
 def test_released_draw_cannot_be_swapped_or_redrawn_until_unreleased():

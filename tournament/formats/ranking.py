@@ -81,9 +81,46 @@ class Ranked:
     tied: bool  # shares its rank with another player
 
 
-def _key(s: Standing, points: str, tiebreak: Mapping[Hashable, object]) -> tuple:
-    tb = tiebreak.get(s.player_id)
-    return (s.wins, s.ranking_points(points), (1, tb) if tb is not None else (0, 0))
+#: Tie-break criteria an event can list in order (issue 6); each maps a standing to "higher is better".
+#: "lot" and "playoff" read the ``tiebreak`` mapping (a recorded lot's numbers or a playoff's order).
+CRITERIA = ("wins", "points", "average", "lot", "playoff")
+
+
+def _criterion(name: str, s: Standing, tiebreak: Mapping[Hashable, object]):
+    if name == "wins":
+        return s.wins
+    if name == "points":
+        return s.points
+    if name == "average":
+        return s.average
+    if name in ("lot", "playoff"):
+        tb = tiebreak.get(s.player_id)
+        return (1, tb) if tb is not None else (0, 0)
+    raise ValueError(f"unknown tie-break {name!r}; known: {', '.join(CRITERIA)}")
+
+
+def rank_by(
+    entries: Iterable[Standing] | Mapping[Hashable, Standing],
+    criteria: Sequence[str],
+    tiebreak: Mapping[Hashable, object] | None = None,
+    points: str = TOTAL,
+) -> list[Ranked]:
+    """Order by the ``criteria`` in turn (each higher first); still-tied players share a rank.
+
+    ``points`` says which points :class:`Ranked` reports (total or average), whatever the criteria.
+    """
+    if isinstance(entries, Mapping):
+        entries = entries.values()
+    tiebreak = tiebreak or {}
+    keyed = [(tuple(_criterion(c, s, tiebreak) for c in criteria), s) for s in entries]
+    keyed.sort(key=lambda ks: id_key(ks[1].player_id))
+    keyed.sort(key=lambda ks: ks[0], reverse=True)
+    out: list[Ranked] = []
+    for i, (k, s) in enumerate(keyed):
+        r = out[-1].rank if i and keyed[i - 1][0] == k else i + 1
+        tied = (i > 0 and keyed[i - 1][0] == k) or (i + 1 < len(keyed) and keyed[i + 1][0] == k)
+        out.append(Ranked(s.player_id, r, s.wins, s.ranking_points(points), s.games, tied))
+    return out
 
 
 def rank(
@@ -96,18 +133,9 @@ def rank(
     ``tiebreak`` carries a resolved lot or playoff (e.g. :attr:`Lot.numbers`); it only separates
     players who are otherwise tied. Still-tied players share a rank and are listed by id.
     """
-    if isinstance(entries, Mapping):
-        entries = entries.values()
-    tiebreak = tiebreak or {}
-    keyed = [(_key(s, points, tiebreak), s) for s in entries]
-    keyed.sort(key=lambda ks: id_key(ks[1].player_id))
-    keyed.sort(key=lambda ks: ks[0], reverse=True)
-    out: list[Ranked] = []
-    for i, (k, s) in enumerate(keyed):
-        r = out[-1].rank if i and keyed[i - 1][0] == k else i + 1
-        tied = (i > 0 and keyed[i - 1][0] == k) or (i + 1 < len(keyed) and keyed[i + 1][0] == k)
-        out.append(Ranked(s.player_id, r, s.wins, s.ranking_points(points), s.games, tied))
-    return out
+    if points not in (TOTAL, AVERAGE):
+        raise ValueError(f"points must be {TOTAL!r} or {AVERAGE!r}, not {points!r}")
+    return rank_by(entries, ("wins", "points" if points == TOTAL else "average", "lot"), tiebreak, points)
 
 
 def tie_groups(ranked: Sequence[Ranked]) -> list[tuple[Hashable, ...]]:

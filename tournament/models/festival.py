@@ -112,6 +112,21 @@ class Event(models.Model):
     avoid_same_affiliation = models.BooleanField(_("keep players of one school or club apart"), default=True)
     avoid_repeat_opponents = models.BooleanField(_("avoid players who already met"), default=True)
     spread_seeds = models.BooleanField(_("spread seeded players across tables"), default=True)
+    # What the public sees (issue 6): the organiser decides per event.
+    public_draw = models.BooleanField(_("show the draw to the public"), default=True)
+    public_standings = models.BooleanField(_("show the standings to the public"), default=True)
+    public_scores = models.BooleanField(_("show each game's scores to the public"), default=True)
+    # Ranking points per final place (R9: not for players under 15 on the event date).
+    ranking_points = models.CharField(
+        _("ranking points per place"), max_length=400, blank=True,
+        help_text=_("Comma-separated points for places 1, 2, 3 …, e.g. 100,70,50,40."),
+    )
+    # Standings order (issue 6, R7): empty = wins, then points as the rules say (total or average).
+    tiebreaks = models.CharField(
+        _("standings order"), max_length=80, blank=True,
+        help_text=_("Comma-separated, in order, from: wins, points, average, lot, playoff. Empty: wins, then "
+                    "points as the rules say."),
+    )
 
     class Meta:
         ordering = ["starts_at", "name"]
@@ -133,6 +148,14 @@ class Event(models.Model):
             if getattr(self, start) and getattr(self, end) and getattr(self, end) <= getattr(self, start):
                 errors[end] = message
         try:
+            self.ranking_points_table()
+        except ValueError:
+            errors["ranking_points"] = _("Write whole numbers from 0 to 100000, comma-separated, e.g. 100,70,50.")
+        try:
+            self.standings_criteria()
+        except ValueError:
+            errors["tiebreaks"] = _("Use only: wins, points, average, lot, playoff.")
+        try:
             self.preliminary_games()
         except ValueError:
             errors["stage_games"] = _("Write the games of each round as whole numbers from 1 to 9, e.g. 3,3,3.")
@@ -144,6 +167,20 @@ class Event(models.Model):
         if not games or any(not 1 <= g <= 9 for g in games):
             raise ValueError(self.stage_games)
         return games
+
+    def ranking_points_table(self) -> list[int]:
+        points = [int(part) for part in self.ranking_points.split(",") if part.strip()]
+        if any(p < 0 or p > 100_000 for p in points):
+            raise ValueError(self.ranking_points)
+        return points
+
+    def standings_criteria(self) -> tuple[str, ...]:
+        from ..formats.ranking import CRITERIA
+
+        names = tuple(part.strip() for part in self.tiebreaks.split(",") if part.strip())
+        if any(name not in CRITERIA for name in names):
+            raise ValueError(self.tiebreaks)
+        return names
 
     def get_absolute_url(self) -> str:
         return reverse("event", kwargs={"festival": self.festival.slug, "event": self.slug})

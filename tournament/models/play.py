@@ -21,6 +21,7 @@ class Stage(models.Model):
         PER_STAGE = "stage", _("Top players of the stage")
         FINAL = "final", _("Final: decides the places")
         NONE = "none", _("No advancement")
+        PLAYOFF = "playoff", _("Playoff: orders tied players")
 
     event = models.ForeignKey(Event, on_delete=models.PROTECT, related_name="stages", verbose_name=_("event"))
     number = models.PositiveSmallIntegerField(_("stage"))
@@ -60,6 +61,7 @@ class Draw(models.Model):
         RANDOM = "random", _("Computer draw")
         BY_NUMBER = "number", _("By player number")
         MOVEMENT = "movement", _("Top two move up a table")
+        PLAYOFF = "playoff", _("Playoff table")
 
     stage = models.ForeignKey(Stage, on_delete=models.PROTECT, related_name="draws", verbose_name=_("stage"))
     # The first game of the stage this seating is for (Busan: 1, for all the stage's games).
@@ -149,6 +151,7 @@ class Lot(models.Model):
         ADVANCE = "advance", _("Tie at the cut")
         MOVE = "move", _("Tie for moving up a table")
         PLACE = "place", _("Tie for a place")
+        PLAYOFF = "playoff", _("Playoff result")
 
     stage = models.ForeignKey(Stage, on_delete=models.PROTECT, related_name="lots")
     purpose = models.CharField(_("purpose"), max_length=10, choices=Purpose.choices)

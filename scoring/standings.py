@@ -1,0 +1,105 @@
+"""Standings from confirmed sheets (issue 6, R7): wins, then points, then the event's tie-breaks.
+
+`compute` is pure (plain rows in, plain rows out) so it can be benchmarked and tested without a database;
+`event_standings` fetches what it needs in a constant number of queries.
+"""
+
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field
+from decimal import Decimal
+
+from rules.rulesets import get_ruleset
+from tournament.formats.ranking import AVERAGE, TOTAL, Standing, rank_by
+from tournament.models import Event, Lot, Registration, Stage
+
+from .models import ScoreSheet, SheetSeat
+
+
+@dataclass(frozen=True)
+class Result:
+    """One confirmed sheet line: a player's score in one game."""
+
+    player: int
+    stage: int
+    game: int
+    table: int
+    score: Decimal
+    win: bool
+
+
+@dataclass
+class Line:
+    player: int
+    rank: int = 0
+    tied: bool = False
+    games: int = 0
+    wins: int = 0
+    total: Decimal = Decimal("0")
+    points: Decimal = Decimal("0")  # what the ranking uses: total or average
+    cells: dict[tuple[int, int], Result] = field(default_factory=dict)
+
+    @property
+    def average(self) -> Decimal:
+        return (self.total / self.games).quantize(Decimal("0.01")) if self.games else Decimal("0")
+
+
+def criteria_for(event: Event) -> tuple[tuple[str, ...], str]:
+    """The event's ordering and which points it reports: R7 wins, then total (Busan) or average (HK)."""
+    points = get_ruleset(event.ruleset).points
+    chosen = event.standings_criteria()
+    if not chosen:
+        chosen = ("wins", "average" if points == AVERAGE else "points", "playoff", "lot")
+    return chosen, (AVERAGE if points == AVERAGE else TOTAL)
+
+
+def compute(players: Iterable[int], results: Iterable[Result], criteria: Sequence[str], points: str,
+            tiebreak: dict[int, int] | None = None) -> list[Line]:
+    lines = {p: Line(player=p) for p in players}
+    for result in results:
+        line = lines.setdefault(result.player, Line(player=result.player))
+        line.games += 1
+        line.wins += 1 if result.win else 0
+        line.total += result.score
+        line.cells[(result.stage, result.game)] = result
+    standings = [Standing(p, line.wins, line.total, line.games) for p, line in lines.items()]
+    ordered = []
+    for ranked in rank_by(standings, criteria, tiebreak, points):
+        line = lines[ranked.player_id]
+        line.rank, line.tied, line.points = ranked.rank, ranked.tied, ranked.points
+        ordered.append(line)
+    return ordered
+
+
+@dataclass
+class Standings:
+    lines: list[Line]
+    columns: list[tuple[int, int]]  # (stage number, game) in play order
+    points: str
+    registrations: dict[int, Registration]
+    stage: Stage | None = None
+
+
+def event_standings(event: Event, *, stage: Stage | None = None) -> Standings:
+    """Everyone who played (or, for a stage, everyone entered in it), ranked by the event's criteria."""
+    criteria, points = criteria_for(event)
+    rows = SheetSeat.objects.filter(sheet__stage__event=event, sheet__status=ScoreSheet.Status.CONFIRMED)
+    if stage is not None:
+        rows = rows.filter(sheet__stage=stage)
+        entrants = Registration.objects.filter(stage_entries__stage=stage)
+        lots = Lot.objects.filter(stage=stage)
+    else:
+        entrants = Registration.objects.filter(stage_entries__stage__event=event).distinct()
+        lots = Lot.objects.filter(stage__event=event, purpose=Lot.Purpose.PLACE)
+    results = [
+        Result(player, stage_number, game, table, score, win)
+        for player, stage_number, game, table, score, win in rows.values_list(
+            "registration_id", "sheet__stage__number", "sheet__game", "sheet__table_number", "score", "win")
+    ]
+    registrations = {r.id: r for r in entrants.select_related("player")}
+    tiebreak: dict[int, int] = {}
+    for lot in lots:
+        if lot.purpose != Lot.Purpose.MOVE:
+            tiebreak.update(lot.tiebreak)
+    lines = compute(registrations, results, criteria, points, tiebreak)
+    columns = sorted({(r.stage, r.game) for r in results})
+    return Standings(lines=lines, columns=columns, points=points, registrations=registrations, stage=stage)

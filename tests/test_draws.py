@@ -234,3 +234,15 @@ def test_public_pages_for_unknown_event_or_table_are_404(client):
     kwargs = {"festival": event.festival.slug, "event": event.slug}
     assert client.get(reverse("public-table", kwargs={**kwargs, "number": 99999})).status_code == 404
     assert client.get(reverse("public-seat", kwargs=kwargs), {"q": "x" * 5000}).status_code == 200
+
+
+def test_the_personal_page_shows_the_players_table_once_released(client):
+    event = ready_event(8)
+    stage = services.start_event(event=event, actor=Actor(label="t"))
+    draw = services.draft_draw(stage=stage, actor=Actor(label="t"), seed=1)
+    registration = event.registrations.select_related("player").first()
+    assert b", seat " not in client.get(registration.player.get_absolute_url()).content  # a draft is not public
+    services.release_draw(draw=draw, actor=Actor(label="t"))
+    table, position = Seat.objects.filter(draw=draw, registration=registration).values_list(
+        "table__number", "position").get()
+    assert f"Table {table}, seat {position}".encode() in client.get(registration.player.get_absolute_url()).content

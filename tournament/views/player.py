@@ -5,19 +5,18 @@ The unguessable token in the link is the only key; an unknown or malformed token
 
 import re
 
-import segno
 from django.contrib import messages
 from django.http import Http404
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import NoReverseMatch, path, reverse
 from django.utils import timezone
-from django.utils.safestring import mark_safe
 from django.utils.translation import gettext as _
 from django.views.decorators.cache import never_cache
 
 from ..forms.registration import WithdrawForm
-from ..models import Event, Player, Registration
+from ..models import Draw, Event, Player, Registration, Seat
 from ..permissions import DESK, has_role
+from ..qr import qr_svg
 from ..services.audit import Actor
 from ..services.errors import ServiceError
 from ..services.registration import register_existing_player, with_waiting_position, withdraw
@@ -42,12 +41,6 @@ def _actor(request) -> Actor:
     return actor if actor.user else Actor(label=PLAYER_LINK)
 
 
-def qr_svg(url: str, label: str) -> str:
-    # segno escapes the title and encodes the URL as modules, so its markup is safe to embed as is.
-    svg = segno.make(url, error="m").svg_inline(scale=4, omitsize=True, light="#fff", title=label)
-    return mark_safe(svg)  # noqa: S308
-
-
 def _desk_urls(festival, registration, next_url: str) -> dict | None:
     """The desk's check-in / undo URLs for this registration, or None while those views do not exist."""
     kwargs = {"festival": festival.slug, "event": registration.event.slug, "registration": registration.pk}
@@ -56,6 +49,18 @@ def _desk_urls(festival, registration, next_url: str) -> dict | None:
                 "next": next_url}
     except NoReverseMatch:
         return None
+
+
+def current_seats(registrations) -> dict[int, Seat]:
+    """Each registration's seat in the newest released draw that seats it (R8: where do I sit now?)."""
+    seats = {}
+    for seat in (
+        Seat.objects.filter(registration__in=registrations, draw__status=Draw.Status.RELEASED)
+        .select_related("table", "draw__stage")
+        .order_by("-draw__stage__number", "-draw__game")
+    ):
+        seats.setdefault(seat.registration_id, seat)
+    return seats
 
 
 @never_cache
@@ -76,8 +81,10 @@ def player_page(request, token):
         event.clash = next((other for other in active_events if other.overlaps(event)), None)
         open_events.append(event)
 
+    seats = current_seats(registrations)
     is_desk = has_role(request.user, festival, DESK)
     for registration in registrations:
+        registration.seat = seats.get(registration.pk)
         registration.can_withdraw = registration.is_active and registration.event.withdrawal_is_open(now)
         registration.desk = (
             _desk_urls(festival, registration, request.path)
@@ -91,7 +98,7 @@ def player_page(request, token):
         "registrations": registrations,
         "open_events": open_events,
         "is_desk": is_desk,
-        "qr_svg": qr_svg(page_url, _("QR code of this page, for the desk to scan")),
+        "qr_svg": qr_svg(page_url, title=_("QR code of this page, for the desk to scan")),
         "withdraw_form": WithdrawForm(),
     })
 

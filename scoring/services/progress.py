@@ -12,7 +12,7 @@ from django.utils.translation import gettext as _
 from tournament.formats import busan, hongkong
 from tournament.formats.draw import ALGORITHM_VERSION, draw_seat_orders, new_seed
 from tournament.formats.ranking import SeatResult, draw_lot
-from tournament.models import Draw, DrawTable, Event, Lot, Seat, Stage, StageEntry
+from tournament.models import ConductRecord, Draw, DrawTable, Event, Lot, Seat, Stage, StageEntry
 from tournament.services.audit import Actor, record
 from tournament.services.draws import busan_settings, seating
 from tournament.services.errors import ServiceError
@@ -55,7 +55,18 @@ def lots_tiebreak(stage: Stage, purpose: str, game: int | None = None) -> dict[i
     return tiebreak
 
 
-def after_confirmation(*, sheet: ScoreSheet, actor: Actor) -> None:
+def leavers(event: Event) -> set[int]:
+    """Issue 6 (R9): disqualified, withdrawn or forfeited players leave every later draw and cannot advance."""
+    return set(ConductRecord.objects.filter(event=event, kind__in=ConductRecord.LEAVES_EVENT)
+               .values_list("registration_id", flat=True))
+
+
+def without_leavers(stage: Stage, tables) -> list[list[int]]:
+    out = leavers(stage.event)
+    return [[p for p in table if p not in out] for table in tables]
+
+
+def after_confirmation(*, sheet: ScoreSheet, actor: Actor, movement_seed: int | None = None) -> None:
     """Hong Kong: once every table of a game is confirmed, the top two move up a table (R8.2)."""
     stage = sheet.stage
     if stage.event.format != Event.Format.HONG_KONG or sheet.game >= stage.games:
@@ -63,21 +74,22 @@ def after_confirmation(*, sheet: ScoreSheet, actor: Actor) -> None:
     if stage.draws.filter(game=sheet.game + 1).exclude(status=Draw.Status.DISCARDED).exists():
         return
     if game_complete(stage, sheet.game):
-        apply_movement(stage=stage, game=sheet.game, actor=actor)
+        apply_movement(stage=stage, game=sheet.game, actor=actor, seed=movement_seed)
 
 
-def apply_movement(*, stage: Stage, game: int, actor: Actor) -> Draw:
+def apply_movement(*, stage: Stage, game: int, actor: Actor, seed: int | None = None) -> Draw:
     """Seat game+1 from game's confirmed results; ties for moving are settled by a recorded lot (R7)."""
     from .sheets import seating_draw
 
     current = seating_draw(stage, game)
-    tables = seating(current)
-    seed = new_seed()
+    tables = without_leavers(stage, seating(current))
+    seed = new_seed() if seed is None else seed
     moved = hongkong.movement(tables, stage_results(stage, game), lot_seed=seed)
-    for table_number, lot in moved.lots:
-        Lot.objects.create(stage=stage, purpose=Lot.Purpose.MOVE, game=game, table_number=table_number,
-                           players=list(lot.players), numbers={str(p): n for p, n in lot.numbers.items()},
-                           seed=str(lot.seed), created_by=actor.user)
+    Lot.objects.bulk_create([  # one statement however many tables had a tie
+        Lot(stage=stage, purpose=Lot.Purpose.MOVE, game=game, table_number=table_number, players=list(lot.players),
+            numbers={str(p): n for p, n in lot.numbers.items()}, seed=str(lot.seed), created_by=actor.user)
+        for table_number, lot in moved.lots
+    ])
     next_tables = draw_seat_orders(moved.next_tables, f"{seed}/seats")
     draw = Draw.objects.create(stage=stage, game=game + 1, status=Draw.Status.RELEASED, method=Draw.Method.MOVEMENT,
                                seed=seed, algorithm_version=ALGORITHM_VERSION, released_at=timezone.now(),
@@ -110,7 +122,7 @@ def advancement(stage: Stage) -> busan.Advancement | None:
     tables = seating(draw)
     return busan.advancement(
         planned(stage, sum(len(t) for t in tables), tables), tables, stage_results(stage),
-        tiebreak=lots_tiebreak(stage, Lot.Purpose.ADVANCE),
+        tiebreak=lots_tiebreak(stage, Lot.Purpose.ADVANCE), withdrawn=leavers(stage.event),
     )
 
 
@@ -118,8 +130,10 @@ def stage_complete(stage: Stage) -> bool:
     return all(game_complete(stage, game) for game in range(1, stage.games + 1))
 
 
-def draw_lots_at_cut(*, stage: Stage, actor: Actor) -> list[Lot]:
-    """R7: the software draws numbered cards for the players tied at the cut and records them."""
+def draw_lots_at_cut(*, stage: Stage, actor: Actor, seed: int | None = None) -> list[Lot]:
+    """R7: the software draws numbered cards for the players tied at the cut and records them.
+
+    `seed` (default: fresh random ones) makes the lots reproducible, e.g. in the simulation."""
     with transaction.atomic():
         stage = Stage.objects.select_for_update().select_related("event").get(pk=stage.pk)
         if not stage_complete(stage):
@@ -128,12 +142,12 @@ def draw_lots_at_cut(*, stage: Stage, actor: Actor) -> list[Lot]:
         if result is None or result.resolved:
             raise ServiceError(_("There is no tie at the cut."), code="no_tie")
         lots = []
-        for tie in result.ties:
-            seed = new_seed()
-            lot = draw_lot(tie.players, seed)
+        for index, tie in enumerate(result.ties):
+            lot_seed = new_seed() if seed is None else f"{seed}/{index}"
+            lot = draw_lot(tie.players, lot_seed)
             lots.append(Lot.objects.create(
                 stage=stage, purpose=Lot.Purpose.ADVANCE, table_number=tie.table, players=list(lot.players),
-                numbers={str(p): n for p, n in lot.numbers.items()}, seed=str(seed), created_by=actor.user,
+                numbers={str(p): n for p, n in lot.numbers.items()}, seed=str(lot_seed), created_by=actor.user,
             ))
             record(actor=actor, action="lot.drawn", target=lots[-1], event=stage.event,
                    after={"players": list(lot.players), "numbers": {str(p): n for p, n in lot.numbers.items()},
@@ -175,7 +189,8 @@ def correction_effects(*, sheet: ScoreSheet, actor: Actor) -> list[str]:
     if stage.event.format == Event.Format.HONG_KONG:
         later = stage.draws.filter(game=sheet.game + 1).exclude(status=Draw.Status.DISCARDED).first()
         if later is not None:
-            moved = hongkong.movement(seating(sheet.draw), stage_results(stage, sheet.game),
+            moved = hongkong.movement(without_leavers(stage, seating(sheet.draw)),
+                                      stage_results(stage, sheet.game),
                                       tiebreak=lots_tiebreak(stage, Lot.Purpose.MOVE, sheet.game))
             if moved.next_tables is not None and sorted(map(sorted, moved.next_tables)) != sorted(
                     map(sorted, seating(later))):

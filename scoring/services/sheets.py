@@ -131,6 +131,10 @@ def submit_sheet(*, stage: Stage, game: int, table_number: int, entry: Entry, ac
     try:
         with transaction.atomic():
             stage = Stage.objects.select_for_update().select_related("event").get(pk=stage.pk)
+            # A double tap that waited for the lock finds the sheet its twin just recorded.
+            existing = ScoreSheet.objects.filter(idempotency_key=idempotency_key).first()
+            if existing is not None:
+                return existing
             draw, seats = _check_playable(stage, game, table_number)
             _check_players(entry, seats)
             judgement = _judge_or_refuse(stage, entry, accept_warnings)
@@ -155,8 +159,12 @@ def _locked(sheet: ScoreSheet) -> ScoreSheet:
     return ScoreSheet.objects.select_for_update().select_related("stage__event").get(pk=sheet.pk)
 
 
-def confirm_sheet(*, sheet: ScoreSheet, actor: Actor, now=None) -> ScoreSheet:
-    """The chief referee countersigns (R9); nobody confirms a sheet they submitted themselves."""
+def confirm_sheet(*, sheet: ScoreSheet, actor: Actor, now=None,
+                  movement_seed: int | None = None) -> ScoreSheet:
+    """The chief referee countersigns (R9); nobody confirms a sheet they submitted themselves.
+
+    `movement_seed`: the seed of the Hong Kong movement this confirmation may trigger (default: a fresh
+    random one); the simulation passes its own so that the same seed plays the same event."""
     from .progress import after_confirmation
 
     now = now or timezone.now()
@@ -173,7 +181,7 @@ def confirm_sheet(*, sheet: ScoreSheet, actor: Actor, now=None) -> ScoreSheet:
         sheet.save(update_fields=["status", "decided_by", "decided_at"])
         record(actor=actor, action="sheet.confirmed", target=sheet, event=sheet.stage.event,
                before={"status": "submitted"}, after={"status": "confirmed"})
-        after_confirmation(sheet=sheet, actor=actor)
+        after_confirmation(sheet=sheet, actor=actor, movement_seed=movement_seed)
     return sheet
 
 

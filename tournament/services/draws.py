@@ -18,7 +18,7 @@ from ..formats.draw import (
     new_seed,
     swap_players,
 )
-from ..models import Draw, DrawTable, Event, Registration, Seat, Stage, StageEntry
+from ..models import ConductRecord, Draw, DrawTable, Event, Registration, Seat, Stage, StageEntry
 from .audit import Actor, record
 from .errors import ServiceError
 
@@ -44,8 +44,12 @@ def checked_in(event: Event):
     ).select_related("player")
 
 
-def stage_players(stage: Stage):
-    return Registration.objects.filter(stage_entries__stage=stage).select_related("player")
+def stage_players(stage: Stage, *, still_playing: bool = False):
+    players = Registration.objects.filter(stage_entries__stage=stage).select_related("player")
+    if still_playing:
+        # Issue 6 (R9): a disqualified, withdrawn or forfeited player leaves every later draw.
+        players = players.exclude(conduct_records__kind__in=ConductRecord.LEAVES_EVENT)
+    return players
 
 
 def entrants_of(registrations) -> list[Entrant]:
@@ -134,7 +138,7 @@ def draft_draw(*, stage: Stage, actor: Actor, seed: int | None = None) -> Draw:
         if stage.draws.filter(status=Draw.Status.RELEASED).exists():
             raise ServiceError(_("This stage's draw is already released; un-release it first."), code="released")
         seed = new_seed() if seed is None else seed
-        registrations = list(stage_players(stage))
+        registrations = list(stage_players(stage, still_playing=True))
         entrants = entrants_of(registrations)
         constraints = constraints_of(event)
         pairs = met_pairs(event)

@@ -1,0 +1,283 @@
+"""The referee's entry on the phone (issue 5): a table's games, and one game's score sheet.
+
+Two ways in reach the same pages: the table's private link (`t/<token>/`, no account) and a signed-in
+referee's address (`referee/<stage>/<table>/`). Every page works as plain GET/POST forms; htmx adds the
+live check (`…/preview/`), which answers with exactly the judgement the submit will apply.
+"""
+
+from functools import wraps
+from urllib.parse import urlencode
+
+from django.contrib import messages
+from django.contrib.auth.views import redirect_to_login
+from django.db.models import Prefetch
+from django.shortcuts import redirect, render
+from django.urls import path, reverse
+from django.utils import timezone
+from django.utils.translation import gettext as _
+from django.views.decorators.cache import never_cache
+from django.views.decorators.http import require_http_methods, require_POST, require_safe
+from django_htmx.http import HttpResponseClientRedirect
+
+from tournament.services.errors import ServiceError
+from tournament.views.errors import page_not_found, permission_denied
+
+from ..forms.entry import SheetForm, initial_from_sheet, new_key
+from ..models import ScoreSheet, SheetSeat
+from ..services.access import TableAccess, table_by_link, table_for_user, table_stage
+from ..services.records import judge, ruleset_of
+from ..services.sheets import SheetExists, SheetRefused, seating_draw, submit_sheet, table_seats
+
+DRAFT_PREFIX = "rk-sheet"
+COLOURS = (("R", "red"), ("B", "blue"), ("Y", "yellow"), ("K", "black"))
+
+
+# --- ways in ---------------------------------------------------------------------------------------------
+
+def _refuse(request, response):
+    if request.htmx:  # a refused live check reloads the page instead of swapping an error page into it
+        response["HX-Refresh"] = "true"
+    return response
+
+
+def by_link(view):
+    @wraps(view)
+    def wrapper(request, token, **kwargs):
+        access = table_by_link(token, request.user)
+        if access is None:
+            return _refuse(request, page_not_found(request))
+        return _enter(request, view, access, kwargs)
+    return wrapper
+
+
+def by_account(view):
+    @wraps(view)
+    def wrapper(request, stage_id, table, **kwargs):
+        stage = table_stage(stage_id, table)
+        if stage is None:
+            return _refuse(request, page_not_found(request))
+        if not request.user.is_authenticated:
+            target = reverse("referee-table", kwargs={"stage_id": stage_id, "table": table})
+            if request.htmx:
+                return HttpResponseClientRedirect(f"{reverse('login')}?{urlencode({'next': target})}")
+            return redirect_to_login(request.get_full_path() if request.method == "GET" else target)
+        access = table_for_user(request.user, stage, table)
+        if access is None:
+            return _refuse(request, permission_denied(request))
+        return _enter(request, view, access, kwargs)
+    return wrapper
+
+
+def _enter(request, view, access: TableAccess, kwargs):
+    timezone.activate(access.stage.event.festival.tzinfo)
+    game = kwargs.get("game")
+    if game is not None and not 1 <= game <= access.stage.games:
+        return _refuse(request, page_not_found(request))
+    return view(request, access, **kwargs)
+
+
+# --- what the pages show ---------------------------------------------------------------------------------
+
+def draft_key(access: TableAccess, game: int, idempotency_key: str) -> str:
+    """The browser's localStorage key of a draft; the JavaScript builds the same from the page's data."""
+    return f"{DRAFT_PREFIX}|{access.draft_scope}|{game}|{idempotency_key}"
+
+
+def _sheets(access: TableAccess, game: int | None = None):
+    sheets = ScoreSheet.objects.filter(stage=access.stage, table_number=access.table_number)
+    if game is not None:
+        sheets = sheets.filter(game=game)
+    return list(
+        sheets.select_related("submitted_by").prefetch_related(
+            Prefetch("seats", queryset=SheetSeat.objects.select_related("registration__player").order_by("position"))
+        ).order_by("game", "-version")
+    )
+
+
+def _games(access: TableAccess, sheets) -> list[dict]:
+    """Each game of the stage at this table: its seating (seat order) and its newest sheet."""
+    latest = {}
+    for sheet in sheets:
+        latest.setdefault(sheet.game, sheet)
+    seats_of_draw = {}
+    rows = []
+    for game in range(1, access.stage.games + 1):
+        draw = seating_draw(access.stage, game)
+        if draw is not None and draw.pk not in seats_of_draw:
+            seats_of_draw[draw.pk] = table_seats(draw, access.table_number)
+        seats = seats_of_draw[draw.pk] if draw is not None else []
+        sheet = latest.get(game)
+        if sheet is not None and sheet.status != ScoreSheet.Status.SUPERSEDED:
+            state = sheet.status
+        elif draw is None:
+            state = "not_released"
+        elif not seats:
+            state = "no_table"
+        else:
+            state = "to_enter"
+        rows.append({"number": game, "state": state, "seats": seats, "sheet": sheet, "url": access.game_url(game)})
+    return rows
+
+
+def _context(access: TableAccess, **extra) -> dict:
+    stage = access.stage
+    return {"access": access, "stage": stage, "event": stage.event, "table_number": access.table_number,
+            "closed": stage.closed_at is not None, **extra}
+
+
+@require_safe
+def table_page(request, access: TableAccess):
+    sheets = _sheets(access)
+    return render(request, "scoring/referee/table.html", _context(
+        access, games=_games(access, sheets),
+        # Every sheet the server holds for this table acknowledges the draft it was sent from.
+        done_drafts=" ".join(draft_key(access, sheet.game, sheet.idempotency_key) for sheet in sheets),
+    ))
+
+
+def _tile_pad() -> list[dict]:
+    names = {"red": _("red"), "blue": _("blue"), "yellow": _("yellow"), "black": _("black")}
+    return [
+        {"code": code, "css": css, "name": names[css],
+         "rows": [[{"token": f"{code}{n}", "label": n,
+                    "aria": _("%(colour)s %(number)s") % {"colour": names[css], "number": n}}
+                   for n in numbers] for numbers in (range(1, 8), range(8, 14))]}
+        for code, css in COLOURS
+    ]
+
+
+class _Game:
+    """One game at the table: its seating, the newest sheet, and the form state."""
+
+    def __init__(self, access: TableAccess, game: int):
+        self.access, self.number = access, game
+        draw = seating_draw(access.stage, game)
+        self.seats = table_seats(draw, access.table_number) if draw is not None else []
+        self.released = draw is not None
+        self.sheets = _sheets(access, game)
+        newest = self.sheets[0] if self.sheets else None
+        self.live = newest if newest is not None and newest.status in ScoreSheet.LIVE else None
+        self.returned = newest if newest is not None and newest.status == ScoreSheet.Status.RETURNED else None
+
+    @property
+    def open_for_entry(self) -> bool:
+        return bool(self.seats) and self.live is None and self.access.stage.closed_at is None
+
+    def form(self, data=None, *, require_key=True) -> SheetForm:
+        initial = {"idempotency_key": new_key()}
+        if self.returned is not None:
+            initial.update(initial_from_sheet(self.returned))
+        return SheetForm(data, seats=self.seats, initial=initial, require_key=require_key)
+
+    def render(self, request, *, form=None, judgement=None, shown=None, status=200, notice=""):
+        access = self.access
+        if form is None and self.open_for_entry and shown is None:
+            form = self.form()
+        sheet = shown or self.live
+        return render(request, "scoring/referee/game.html", _context(
+            access, game=self.number, seats=self.seats, released=self.released, form=form,
+            rows=_rows(form, judgement), judgement=judgement, sheet=sheet, returned=self.returned,
+            notice=notice, pad=_tile_pad() if form is not None else None,
+            submit_url=access.game_url(self.number), preview_url=access.preview_url(self.number),
+            draft_scope=access.draft_scope,
+            restore=form is not None and not form.is_bound,
+            done_drafts=" ".join(draft_key(access, s.game, s.idempotency_key) for s in self.sheets),
+        ), status=status)
+
+
+def _rows(form: SheetForm | None, judgement) -> list[dict]:
+    if form is None:
+        return []
+    rows = form.seat_rows()
+    for row in rows:
+        row["problems"] = judgement.seat_problems(row["position"]) if judgement else []
+        row["result"] = judgement.result(row["position"]) if judgement else None
+    return rows
+
+
+# --- the game page: GET shows, POST checks or submits ----------------------------------------------------
+
+@require_http_methods(["GET", "HEAD", "POST"])
+def game_page(request, access: TableAccess, game: int):
+    current = _Game(access, game)
+    if request.method != "POST":
+        return current.render(request)
+    if not current.seats:
+        messages.error(request, _("This game has not been released yet.") if not current.released
+                       else _("There is no such table in this game."))
+        return redirect(access.game_url(game))
+    form = current.form(request.POST)
+    if not form.is_valid():
+        return current.render(request, form=form, notice=_("Please correct the marked fields."))
+    entry = form.entry()
+    if request.POST.get("action") == "check":  # the live check without JavaScript: nothing is saved
+        return current.render(request, form=form, judgement=judge(ruleset_of(access.stage.event), entry))
+    try:
+        sheet = submit_sheet(stage=access.stage, game=game, table_number=access.table_number, entry=entry,
+                             accept_warnings=form.cleaned_data["accept_warnings"],
+                             idempotency_key=form.cleaned_data["idempotency_key"], actor=access.actor,
+                             via=access.via)
+    except SheetRefused as refused:
+        return current.render(request, form=form, judgement=refused.judgement, notice=refused.message)
+    except SheetExists as exists:
+        if exists.sheet is None:  # the other sheet vanished in a race (returned meanwhile): keep what was typed
+            return current.render(request, form=form, notice=exists.message)
+        current.live = exists.sheet
+        return current.render(request, shown=exists.sheet, notice=exists.message)
+    except ServiceError as error:
+        return current.render(request, form=form, notice=error.message)
+    if not _is_this_tables_live_sheet(sheet, access, game):
+        # The key belonged to an earlier draft that was returned (or to another table): send a new one.
+        fresh = current.form(_with_new_key(request.POST))
+        fresh.is_valid()
+        return current.render(request, form=fresh, notice=_(
+            "This draft was already sent earlier. Check the sheet and send it again."))
+    messages.success(request, _("Game %(game)s of table %(table)s was sent to the chief referee.")
+                     % {"game": game, "table": access.table_number})
+    return redirect(access.table_url())
+
+
+def _is_this_tables_live_sheet(sheet: ScoreSheet, access: TableAccess, game: int) -> bool:
+    return (sheet.stage_id == access.stage.pk and sheet.game == game and sheet.table_number == access.table_number
+            and sheet.status in ScoreSheet.LIVE)
+
+
+def _with_new_key(data):
+    data = data.copy()
+    data["idempotency_key"] = new_key()
+    return data
+
+
+@require_POST
+def preview(request, access: TableAccess, game: int):
+    """The live check: each seat's penalty, score and win, the zero-sum total, and every problem."""
+    current = _Game(access, game)
+    if not current.seats:
+        return render(request, "scoring/referee/_check.html", {"unavailable": True})
+    form = current.form(request.POST, require_key=False)
+    judgement = judge(ruleset_of(access.stage.event), form.entry()) if form.is_valid() else None
+    return render(request, "scoring/referee/_check.html", {
+        "form": form, "judgement": judgement, "rows": _rows(form, judgement), "oob": True,
+    })
+
+
+# --- routes ----------------------------------------------------------------------------------------------
+
+def _link(view):
+    return never_cache(by_link(view))
+
+
+def _account(view):
+    return never_cache(by_account(view))
+
+
+# Pages with a table's secret in the address or a sheet in progress are never cached.
+urlpatterns = [
+    path("t/<str:token>/", _link(table_page), name="referee-link-table"),
+    path("t/<str:token>/game/<int:game>/", _link(game_page), name="referee-link-game"),
+    path("t/<str:token>/game/<int:game>/preview/", _link(preview), name="referee-link-preview"),
+    path("referee/<int:stage_id>/<int:table>/", _account(table_page), name="referee-table"),
+    path("referee/<int:stage_id>/<int:table>/game/<int:game>/", _account(game_page), name="referee-game"),
+    path("referee/<int:stage_id>/<int:table>/game/<int:game>/preview/", _account(preview),
+         name="referee-preview"),
+]

@@ -1,0 +1,226 @@
+// The referee's score sheet (issue 5). Progressive enhancement: the pages work without this file.
+// - Nothing is lost: every change is kept in localStorage ("rk-sheet|<table>|<game>|<idempotency key>")
+//   and restored on load; a draft is dropped only when a page from the server lists it as received
+//   (data-drafts-done). A restored draft keeps its idempotency key, so a retry records one sheet.
+// - The tile pad fills the seat's tiles field; the server's live check (htmx) does all the judging.
+(function () {
+  "use strict";
+  var PREFIX = "rk-sheet|";
+  var MAX_AGE = 14 * 24 * 3600 * 1000;
+
+  function store() {
+    try { return window.localStorage; } catch (e) { return null; }
+  }
+  function read(key) {
+    try { return JSON.parse(store().getItem(key)); } catch (e) { return null; }
+  }
+  function write(key, value) {
+    try { store().setItem(key, JSON.stringify(value)); } catch (e) { /* full or private mode: keep going */ }
+  }
+  function remove(key) {
+    try { store().removeItem(key); } catch (e) { /* nothing to do */ }
+  }
+  function draftKeys() {
+    var keys = [], s = store();
+    if (!s) { return keys; }
+    for (var i = 0; i < s.length; i++) {
+      var key = s.key(i);
+      if (key && key.indexOf(PREFIX) === 0) { keys.push(key); }
+    }
+    return keys;
+  }
+
+  // Drafts the server has received, and drafts nobody came back to for two weeks.
+  function forgetAcknowledged() {
+    document.querySelectorAll("[data-drafts-done]").forEach(function (element) {
+      element.getAttribute("data-drafts-done").split(/\s+/).forEach(function (key) {
+        if (key) { remove(key); }
+      });
+    });
+    var now = Date.now();
+    draftKeys().forEach(function (key) {
+      var draft = read(key);
+      if (!draft || typeof draft.saved !== "number" || now - draft.saved > MAX_AGE) { remove(key); }
+    });
+  }
+
+  function fields(form) {
+    return Array.prototype.filter.call(form.elements, function (el) {
+      return el.name && el.name !== "csrfmiddlewaretoken" && el.name !== "idempotency_key" &&
+        el.type !== "hidden" && el.type !== "submit" && el.type !== "button";
+    });
+  }
+  function collect(form) {
+    var values = {};
+    fields(form).forEach(function (el) {
+      if (el.type === "radio") { if (el.checked) { values[el.name] = el.value; } }
+      else if (el.type === "checkbox") { values[el.name] = el.checked; }
+      else { values[el.name] = el.value; }
+    });
+    return values;
+  }
+  function apply(form, values) {
+    fields(form).forEach(function (el) {
+      if (!Object.prototype.hasOwnProperty.call(values, el.name)) { return; }
+      var value = values[el.name];
+      if (el.type === "radio") { el.checked = el.value === value; }
+      else if (el.type === "checkbox") { el.checked = value === true; }
+      else if (typeof value === "string") { el.value = value; }
+    });
+  }
+
+  function radioValue(form, name) {
+    var checked = form.querySelector('input[type="radio"][name="' + name + '"]:checked');
+    return checked ? checked.value : "";
+  }
+
+  // Show only what matters for each seat; the server ignores the rest anyway.
+  function updateSeats(form) {
+    var out = radioValue(form, "went_out");
+    form.querySelectorAll("[data-seat]").forEach(function (seat) {
+      var position = seat.getAttribute("data-seat");
+      seat.classList.toggle("is-out", out === position);
+      var tiles = form.elements["s" + position + "_tiles"];
+      var couldOpen = seat.querySelector("[data-could-open]");
+      if (couldOpen) {
+        couldOpen.hidden = radioValue(form, "s" + position + "_opened") !== "no" || !!(tiles && tiles.value.trim());
+      }
+    });
+  }
+
+  // Returns whether there is something to check at once (a restored draft, or a sheet sent back).
+  function setupDraft(form) {
+    var keyInput = form.elements.idempotency_key;
+    var prefix = PREFIX + form.getAttribute("data-draft-scope") + "|" + form.getAttribute("data-game") + "|";
+    function save() {
+      if (keyInput.value) { write(prefix + keyInput.value, {saved: Date.now(), values: collect(form)}); }
+    }
+    form.addEventListener("input", save);
+    form.addEventListener("change", save);
+    if (form.hasAttribute("data-restore")) {
+      var newest = null;
+      draftKeys().forEach(function (key) {
+        if (key.indexOf(prefix) !== 0) { return; }
+        var draft = read(key);
+        if (draft && draft.values && (!newest || draft.saved > newest.draft.saved)) {
+          newest = {key: key, draft: draft};
+        }
+      });
+      if (newest) {
+        var saved = newest.key.slice(prefix.length);
+        if (/^[0-9a-f]{32}$/.test(saved)) { keyInput.value = saved; }
+        apply(form, newest.draft.values);
+        return true;
+      }
+      return false;
+    }
+    return true;  // a sheet the server sent back (mistakes, warnings): check it at once
+  }
+
+  function setupChoices(form) {
+    form.addEventListener("change", function (event) {
+      var target = event.target;
+      if (target.name === "end" && target.value !== "went_out") {
+        var nobody = form.querySelector('input[name="went_out"][value=""]');
+        if (nobody && !nobody.checked) { nobody.checked = true; nobody.dispatchEvent(new Event("change", {bubbles: true})); }
+      } else if (target.name === "went_out" && target.value) {
+        var wentOut = form.querySelector('input[name="end"][value="went_out"]');
+        if (wentOut && !wentOut.checked) { wentOut.checked = true; wentOut.dispatchEvent(new Event("change", {bubbles: true})); }
+      }
+      updateSeats(form);
+    });
+    form.addEventListener("input", function () { updateSeats(form); });
+    // "Go" on a phone keyboard moves to the next field instead of sending a half-typed sheet.
+    form.addEventListener("keydown", function (event) {
+      var el = event.target;
+      if (event.key !== "Enter" || el.tagName !== "INPUT" || el.type !== "text") { return; }
+      event.preventDefault();
+      var inputs = Array.prototype.filter.call(form.querySelectorAll('input[type="text"]'), function (input) {
+        return input.offsetParent !== null;
+      });
+      var next = inputs[inputs.indexOf(el) + 1];
+      if (next) { next.focus(); }
+    });
+  }
+
+  function setupSubmit(form) {
+    var buttons = form.querySelectorAll('button[type="submit"]');
+    var submit = form.querySelector(".sheet-submit");
+    var label = submit ? submit.textContent : "";
+    form.addEventListener("submit", function (event) {
+      if (form.getAttribute("data-sending")) { event.preventDefault(); return; }
+      form.setAttribute("data-sending", "1");
+      // After this tick, so the pressed button's name/value still goes with the form.
+      window.setTimeout(function () {
+        buttons.forEach(function (button) { button.disabled = true; });
+        if (submit && submit.getAttribute("data-sending")) { submit.textContent = submit.getAttribute("data-sending"); }
+      }, 0);
+    });
+    // Back from a failed send (or the page restored from the cache): usable again.
+    window.addEventListener("pageshow", function () {
+      form.removeAttribute("data-sending");
+      buttons.forEach(function (button) { button.disabled = false; });
+      if (submit) { submit.textContent = label; }
+    });
+    // The live check says whether the sheet has mistakes: those block sending until corrected.
+    document.body.addEventListener("htmx:afterSwap", function (event) {
+      if (!submit || !event.detail || !event.detail.target || event.detail.target.id !== "sheet-check") { return; }
+      var check = event.detail.target.querySelector("[data-errors]");
+      submit.disabled = !!(check && check.getAttribute("data-errors") !== "0");
+    });
+  }
+
+  function setupPad(form) {
+    var pad = document.getElementById("tile-pad");
+    if (!pad) { return; }
+    var target = null, toggle = null;
+    function close() {
+      pad.hidden = true;
+      if (toggle) { toggle.setAttribute("aria-expanded", "false"); }
+      target = toggle = null;
+    }
+    form.querySelectorAll(".sheet-pad-toggle").forEach(function (button) {
+      button.hidden = false;
+      button.addEventListener("click", function () {
+        if (toggle === button) { close(); return; }
+        if (toggle) { toggle.setAttribute("aria-expanded", "false"); }
+        var id = button.getAttribute("data-pad-for");
+        var slot = form.querySelector('[data-pad-slot="' + id + '"]');
+        target = document.getElementById(id);
+        toggle = button;
+        if (slot) { slot.appendChild(pad); }
+        pad.hidden = false;
+        button.setAttribute("aria-expanded", "true");
+      });
+    });
+    pad.addEventListener("click", function (event) {
+      var key = event.target.closest("button");
+      if (!key || !target) { return; }
+      var tokens = target.value.trim() ? target.value.trim().split(/[\s,]+/) : [];
+      var action = key.getAttribute("data-pad");
+      if (action === "close") { var back = toggle; close(); if (back) { back.focus(); } return; }
+      if (action === "back") { tokens.pop(); }
+      else if (action === "clear") { tokens = []; }
+      else if (key.getAttribute("data-tile")) { tokens.push(key.getAttribute("data-tile")); }
+      target.value = tokens.join(" ");
+      target.dispatchEvent(new Event("input", {bubbles: true}));
+    });
+  }
+
+  function start() {
+    forgetAcknowledged();
+    document.querySelectorAll("form.sheet-form").forEach(function (form) {
+      var pending = setupDraft(form);
+      setupChoices(form);
+      setupSubmit(form);
+      setupPad(form);
+      updateSeats(form);
+      // After htmx has set the form up (its own DOMContentLoaded handler runs before this one).
+      if (pending && window.htmx) { window.setTimeout(function () { window.htmx.trigger(form, "change"); }, 0); }
+    });
+  }
+
+  // Deferred scripts run before DOMContentLoaded, htmx sets the page up on it: start after htmx.
+  if (document.readyState === "complete") { start(); }
+  else { document.addEventListener("DOMContentLoaded", start); }
+})();

@@ -1,0 +1,106 @@
+"""Private table links and referee assignments (issue 5): who may enter a table's sheets.
+
+A table link is the long random token printed on the table card and the paper score sheet; it opens that
+table for the whole stage (Hong Kong keeps its table numbers from game to game, R8.2) and stops working when
+it is revoked or the stage is closed. Referees with an account open the tables they are assigned to.
+Tokens never go into the audit log: the log names the table, not the secret.
+"""
+
+from django.contrib.auth import get_user_model
+from django.db import transaction
+from django.utils import timezone
+from django.utils.translation import gettext as _
+
+from tournament.models import DrawTable, Stage
+from tournament.permissions import REFEREE, has_role
+from tournament.services.audit import Actor, record
+from tournament.services.errors import ServiceError
+
+from ..models import RefereeAssignment, TableLink
+from .sheets import seating_draw
+
+
+def stage_table_numbers(stage: Stage) -> list[int]:
+    """The tables of the stage: those of its released seating for game 1."""
+    draw = seating_draw(stage, 1)
+    if draw is None:
+        return []
+    return list(DrawTable.objects.filter(draw=draw).order_by("number").values_list("number", flat=True))
+
+
+def live_links(stage: Stage) -> dict[int, TableLink]:
+    return {link.table_number: link for link in TableLink.objects.filter(stage=stage, revoked_at__isnull=True)}
+
+
+def _open_stage(stage: Stage) -> Stage:
+    stage = Stage.objects.select_for_update().select_related("event__festival").get(pk=stage.pk)
+    if stage.closed_at:
+        raise ServiceError(_("This stage is closed; its table links no longer work."), code="closed")
+    return stage
+
+
+def ensure_links(*, stage: Stage, actor: Actor) -> list[TableLink]:
+    """One live link per table of the stage; tables that already have one keep it (safe to repeat)."""
+    with transaction.atomic():
+        stage = _open_stage(stage)
+        tables = stage_table_numbers(stage)
+        if not tables:
+            raise ServiceError(_("The stage's seating is not released yet, so it has no tables."),
+                               code="not_released")
+        existing = live_links(stage)
+        missing = [number for number in tables if number not in existing]
+        if missing:
+            TableLink.objects.bulk_create([TableLink(stage=stage, table_number=number) for number in missing])
+            record(actor=actor, action="link.created", target=stage, event=stage.event, after={"tables": missing})
+    return [link for number, link in sorted(live_links(stage).items()) if number in tables]
+
+
+def revoke_link(*, link: TableLink, actor: Actor, now=None) -> TableLink:
+    """Stop a link (a lost or photographed card) and make its replacement: the organiser reprints the card."""
+    now = now or timezone.now()
+    with transaction.atomic():
+        _open_stage(link.stage)
+        link = TableLink.objects.select_for_update().select_related("stage__event").get(pk=link.pk)
+        if link.revoked_at is not None:
+            raise ServiceError(_("This link has already been revoked."), code="revoked")
+        link.revoked_at = now
+        link.save(update_fields=["revoked_at"])
+        new = TableLink.objects.create(stage=link.stage, table_number=link.table_number)
+        record(actor=actor, action="link.revoked", target=link, event=link.stage.event,
+               before={"link": link.pk}, after={"link": new.pk, "table": link.table_number})
+    return new
+
+
+def _check_table(stage: Stage, table_number: int) -> None:
+    if table_number not in stage_table_numbers(stage):
+        raise ServiceError(_("There is no such table in this stage."), code="no_table")
+
+
+def assign_referee(*, stage: Stage, table_number: int, user, actor: Actor) -> RefereeAssignment:
+    with transaction.atomic():
+        stage = _open_stage(stage)
+        _check_table(stage, table_number)
+        user = get_user_model().objects.filter(pk=getattr(user, "pk", None)).first()
+        if user is None or not user.is_active or not has_role(user, stage.event.festival, REFEREE):
+            raise ServiceError(_("Only a referee of this festival can be assigned to a table."), code="not_referee")
+        assignment, created = RefereeAssignment.objects.get_or_create(
+            stage=stage, table_number=table_number, referee=user
+        )
+        if not created:
+            raise ServiceError(_("This referee is already assigned to this table."), code="assigned")
+        record(actor=actor, action="referee.assigned", target=stage, event=stage.event,
+               after={"table": table_number, "referee": user.get_username()})
+    return assignment
+
+
+def unassign_referee(*, stage: Stage, table_number: int, user, actor: Actor) -> None:
+    with transaction.atomic():
+        stage = Stage.objects.select_for_update().select_related("event__festival").get(pk=stage.pk)
+        assignment = (RefereeAssignment.objects.select_for_update().select_related("referee")
+                      .filter(stage=stage, table_number=table_number, referee_id=getattr(user, "pk", None)).first())
+        if assignment is None:
+            raise ServiceError(_("This referee is not assigned to this table."), code="not_assigned")
+        username = assignment.referee.get_username()
+        assignment.delete()
+        record(actor=actor, action="referee.unassigned", target=stage, event=stage.event,
+               before={"table": table_number, "referee": username})

@@ -80,7 +80,7 @@ def test_swap_moves_two_players_and_rechecks_constraints():
 def test_swap_with_same_affiliation_is_reported_as_unmet():
     event = ready_event(8)
     schools = ["A", "A", "B", "B", "C", "C", "D", "D"]
-    for registration, school in zip(event.registrations.select_related("player").order_by("id"), schools):
+    for registration, school in zip(event.registrations.select_related("player").order_by("id"), schools, strict=True):
         registration.player.affiliation = school
         registration.player.save()
     stage = services.start_event(event=event, actor=Actor(label="t"))
@@ -246,3 +246,13 @@ def test_the_personal_page_shows_the_players_table_once_released(client):
     table, position = Seat.objects.filter(draw=draw, registration=registration).values_list(
         "table__number", "position").get()
     assert f"Table {table}, seat {position}".encode() in client.get(registration.player.get_absolute_url()).content
+
+
+def test_an_unpublished_draw_is_not_shown_to_the_public(client):
+    event = ready_event(8, public_draw=False)
+    stage = services.start_event(event=event, actor=Actor(label="t"))
+    services.release_draw(draw=services.draft_draw(stage=stage, actor=Actor(label="t"), seed=1), actor=Actor(label="t"))
+    someone = event.registrations.select_related("player").first()
+    kwargs = {"festival": event.festival.slug, "event": event.slug}
+    assert someone.player.name.encode() not in client.get(reverse("public-draw", kwargs=kwargs)).content
+    assert someone.player.name.encode() not in client.get(reverse("public-seat", kwargs=kwargs), {"q": "player"}).content

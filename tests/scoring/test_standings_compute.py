@@ -33,9 +33,9 @@ def test_ties_share_a_rank_1_2_2_4_r7():
                Result(3, 1, 1, 1, Decimal(-10), False), Result(4, 1, 1, 1, Decimal(-10), False),
                Result(4, 1, 2, 1, Decimal(-5), False), Result(2, 1, 2, 1, Decimal(5), False)]
     lines = compute([1, 2, 3, 4], results, ("wins", "points"), "total")
-    assert [(l.player, l.rank) for l in lines] == [(1, 1), (2, 2), (3, 3), (4, 4)]
+    assert [(line.player, line.rank) for line in lines] == [(1, 1), (2, 2), (3, 3), (4, 4)]
     even = compute([1, 2, 3], results[:3], ("wins", "points"), "total")
-    assert [l.rank for l in even] == [1, 2, 2] and even[1].tied
+    assert [line.rank for line in even] == [1, 2, 2] and even[1].tied
 
 
 def test_average_points_rank_players_with_fewer_games_fairly_r8_2():
@@ -43,15 +43,15 @@ def test_average_points_rank_players_with_fewer_games_fairly_r8_2():
                Result(2, 1, 1, 1, Decimal(15), False)]
     by_total = compute([1, 2], results, ("wins", "points"), "total")
     by_average = compute([1, 2], results, ("wins", "average"), "average")
-    assert [l.player for l in by_total] == [1, 2]
-    assert [l.player for l in by_average] == [2, 1]
+    assert [line.player for line in by_total] == [1, 2]
+    assert [line.player for line in by_average] == [2, 1]
     assert by_average[0].points == Decimal(15)
 
 
 def test_a_recorded_lot_orders_only_the_tied_players():
     results = [Result(p, 1, 1, 1, Decimal(0), False) for p in (1, 2, 3)]
     lines = compute([1, 2, 3], results, ("wins", "points", "lot"), "total", tiebreak={3: 2, 1: 1})
-    assert [l.player for l in lines] == [3, 1, 2]
+    assert [line.player for line in lines] == [3, 1, 2]
 
 
 def test_unknown_criterion_is_refused():

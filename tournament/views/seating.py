@@ -14,7 +14,10 @@ MAX_RESULTS = 20
 
 
 def released_draw(event):
-    """The seating players need now: the newest released draw of the event's latest stage."""
+    """The seating players need now: the newest released draw of the event's latest stage — if the
+    organiser publishes the draw (issue 6)."""
+    if not event.public_draw:
+        return None
     return (
         Draw.objects.filter(stage__event=event, status=Draw.Status.RELEASED)
         .select_related("stage")

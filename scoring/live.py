@@ -1,0 +1,149 @@
+"""What the public pages need to know cheaply while an event is played (issue 6).
+
+- `event_version(event)`: a per-event change counter for ETag / 304 answers. Every service that changes
+  what the public sees (sheets confirmed or corrected, draws released or taken back, Hong Kong movement,
+  lots, stages closed, check-in, registrations) writes an `AuditEntry` with `event=`; conduct records are
+  counted too, in case one is created without an audit line. So the version is the newest audit id and
+  the newest conduct id of the event: one indexed query, no cache to invalidate, and it works the same
+  with several gunicorn workers (the default cache is per process). Actions the public does not see
+  (`QUIET_ACTIONS`: a submitted sheet, a draft draw …) are left out. Event settings that are not audited
+  (what the public sees, the standings order, the rules) go into the ETag from the event row itself.
+  scoring/views/public.py also keys its rendered fragments by the ETag (one rendering per change).
+- `current_play(event)`: the stage and game being played now, in a constant number of queries.
+- `schedule(event)`: the day's timetable from the event's times and R9's durations.
+"""
+
+import datetime as dt
+import hashlib
+from dataclasses import dataclass
+
+from django.db.models import Count, OuterRef, Subquery
+from django.utils.translation import get_language
+from django.utils.translation import gettext as _
+
+from tournament.models import AuditEntry, ConductRecord, Draw, Event, Stage
+
+from .models import ScoreSheet
+
+# Bump when the public pages' markup changes, so browsers do not keep an old page after a deployment.
+RENDER_VERSION = "1"
+
+
+# Audited actions the public pages do not show: a submitted (not yet confirmed) or returned sheet, a draft
+# draw, table links and referee assignments, single check-ins. They leave the version alone, so 128 referees
+# submitting sheets do not make 500 phones download unchanged standings.
+QUIET_ACTIONS = (
+    "sheet.submitted", "sheet.returned", "draw.drafted", "draw.swapped", "link.created", "link.revoked",
+    "referee.assigned", "referee.unassigned", "checkin.in", "checkin.undone", "checkin.override",
+)
+
+
+def event_version(event: Event) -> tuple[int, int]:
+    """(newest audit id, newest conduct id) of the event: changes whenever public data may have changed."""
+    audited = AuditEntry.objects.filter(event=OuterRef("pk")).exclude(action__in=QUIET_ACTIONS)
+    newest = (
+        Event.objects.filter(pk=event.pk)
+        .annotate(
+            audit=Subquery(audited.order_by("-id").values("id")[:1]),
+            conduct=Subquery(ConductRecord.objects.filter(event=OuterRef("pk")).order_by("-id").values("id")[:1]),
+        )
+        .values_list("audit", "conduct")
+        .first()
+    )
+    audit, conduct = newest or (None, None)
+    return audit or 0, conduct or 0
+
+
+def etag_for(event: Event, request, *parts) -> str:
+    """An ETag for one representation of a public page of `event`.
+
+    It changes with the event's data (`event_version`), its public settings, the language, who is
+    signed in (the page header differs) and `parts` (which page, which stage, which player)."""
+    settings_key = (event.pk, event.slug, event.festival_id, event.name, event.public_draw, event.public_standings, event.public_scores, event.tiebreaks,
+                    event.ruleset, event.format, event.ranking_points)
+    user = request.user.pk if request.user.is_authenticated else 0
+    raw = repr((RENDER_VERSION, event_version(event), settings_key, get_language(), user, parts))
+    return hashlib.blake2b(raw.encode(), digest_size=12).hexdigest()
+
+
+@dataclass(frozen=True)
+class Play:
+    stage: Stage | None
+    game: int | None  # the first game of the stage not yet fully confirmed; None when none is under way
+    released: bool  # the stage's draw is released
+    complete: bool  # every game of the stage has all its tables confirmed
+    tables: int  # tables in the stage's seating
+    confirmed: int  # confirmed sheets in `game`
+
+
+def current_play(event: Event) -> Play:
+    """The latest stage and the game being played in it (3 queries whatever the event's size)."""
+    stage = event.stages.order_by("-number").first()
+    return stage_play(event, stage) if stage is not None else Play(None, None, False, False, 0, 0)
+
+
+def stage_play(event: Event, stage: Stage) -> Play:
+    """Where `stage` stands: the first game not fully confirmed, or complete (2 queries)."""
+    draws = list(
+        Draw.objects.filter(stage=stage, status=Draw.Status.RELEASED)
+        .annotate(table_count=Count("tables")).values_list("game", "table_count")
+    )
+    if not draws:
+        return Play(stage, None, False, False, 0, 0)
+    confirmed = dict(
+        ScoreSheet.objects.filter(stage=stage, status=ScoreSheet.Status.CONFIRMED)
+        .values_list("game").annotate(n=Count("id")).values_list("game", "n")
+    )
+    tables = max(count for _game, count in draws)
+    released_games = {game for game, _count in draws}
+    for game in range(1, stage.games + 1):
+        if event.format == Event.Format.HONG_KONG and game not in released_games:
+            # Hong Kong seats each game once the previous one is complete (R8.2).
+            return Play(stage, game, True, False, tables, 0)
+        if confirmed.get(game, 0) < tables:
+            return Play(stage, game, True, False, tables, confirmed.get(game, 0))
+    return Play(stage, None, True, True, tables, tables)
+
+
+@dataclass(frozen=True)
+class Slot:
+    label: str
+    starts: dt.datetime
+    ends: dt.datetime | None = None
+
+
+# R9: Busan — each round 70 minutes for 3 games, 10 minutes per draw, the final about 30 minutes;
+# Hong Kong — play 10:20–11:50 for 3 games (30 minutes a game), scoring until 15 minutes after.
+BUSAN_MINUTES_PER_GAME = 70 / 3
+BUSAN_DRAW_MINUTES = 10
+BUSAN_FINAL_MINUTES_PER_GAME = 30
+HK_MINUTES_PER_GAME = 30
+HK_SCORING_MINUTES = 15
+
+
+def schedule(event: Event) -> list[Slot]:
+    """The timetable a player needs on the day (R9), planned from the event's start time."""
+    minutes = dt.timedelta(minutes=1)
+    if event.format == Event.Format.HONG_KONG:
+        play_ends = event.starts_at + HK_MINUTES_PER_GAME * event.rotation_games * minutes
+        return [
+            Slot(_("Arrival and check-in"), event.checkin_opens_at, event.checkin_closes_at),
+            Slot(_("Rules briefing (no admission after it starts)"), event.checkin_closes_at, event.starts_at),
+            Slot(_("Play: %(games)s games") % {"games": event.rotation_games}, event.starts_at, play_ends),
+            Slot(_("Scoring"), play_ends, play_ends + HK_SCORING_MINUTES * minutes),
+        ]
+    slots = [Slot(_("Check-in"), event.checkin_opens_at, event.checkin_closes_at)]
+    at = event.starts_at
+    try:
+        rounds = event.preliminary_games()
+    except ValueError:
+        rounds = [3, 3, 3]
+    for number, games in enumerate(rounds, start=1):
+        at += BUSAN_DRAW_MINUTES * minutes  # the draw for the round
+        ends = at + round(BUSAN_MINUTES_PER_GAME * games) * minutes
+        slots.append(Slot(_("Round %(number)s: %(games)s games") % {"number": number, "games": games}, at, ends))
+        at = ends
+    at += BUSAN_DRAW_MINUTES * minutes
+    ends = at + BUSAN_FINAL_MINUTES_PER_GAME * event.final_games * minutes
+    slots.append(Slot(_("Final"), at, ends))
+    return slots

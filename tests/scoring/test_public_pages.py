@@ -1,0 +1,407 @@
+"""Live public pages (issue 6): standings, a player's page, the hall display; ETag/304; constant queries.
+
+Results go through the real services (submit, confirm) — nothing is written to the tables by hand.
+"""
+
+import random
+
+import pytest
+from django.urls import reverse
+from django.utils import timezone
+
+from scoring.services.sheets import confirm_sheet, correct_sheet, seating_draw, submit_sheet, table_seats
+from scoring.views.public import build_board
+from tests.factories import make_event, make_player, make_registration, make_staff, released_stage
+from tests.scoring.helpers import entry_for, key
+from tournament.models import ConductRecord, Event, Stage
+from tournament.services import draws
+from tournament.services.audit import Actor
+from tournament.services.checkin import assign_numbers
+
+pytestmark = pytest.mark.django_db
+REFEREE = Actor(label="table link")
+ORGANISER = Actor(label="test organiser")
+MINUS = "\u2212"
+
+# R6 golden table (seed 001): each player's score in games 1–4.
+GOLDEN = {"루미": (24, -6, -32, 49), "큐브": (-5, -11, -13, -14), "퍼니": (-16, 22, -2, -16), "알토": (-3, -5, 47, -19)}
+
+
+def chief_of(event):
+    return Actor(user=make_staff(event.festival, "chief referee"))
+
+
+def urls(event, **extra):
+    kwargs = {"festival": event.festival.slug, "event": event.slug}
+    return {name: reverse(name, kwargs={**kwargs, **extra.get(name, {})}) for name in (
+        "public-standings", "public-standings-live", "public-hall", "public-hall-live", "event",
+        "public-find-player")}
+
+
+def golden_stage() -> Stage:
+    """Four players at one table playing a 4-game final (the event's `final_games` setting), WRC rules."""
+    event = make_event(checkin_override=Event.CheckinOverride.CLOSED, final_games=4)
+    for name in GOLDEN:
+        make_registration(event, make_player(event.festival, name=name), checked_in_at=timezone.now())
+    assign_numbers(event=event, actor=ORGANISER)
+    event.refresh_from_db()
+    stage = draws.start_event(event=event, actor=ORGANISER)
+    draws.release_draw(draw=draws.draft_draw(stage=stage, actor=ORGANISER, seed=1), actor=ORGANISER)
+    assert stage.games == 4
+    return stage
+
+
+def golden_entry(stage, game):
+    seats = table_seats(seating_draw(stage, game), 1)
+    scores = [GOLDEN[seat.registration.player.name][game - 1] for seat in seats]
+    winner = scores.index(max(scores))
+    return entry_for(stage, game, 1, [-s for s in scores], winner=winner)
+
+
+def submit_golden(stage, game):
+    return submit_sheet(stage=stage, game=game, table_number=1, entry=golden_entry(stage, game),
+                        accept_warnings=True, idempotency_key=key(), actor=REFEREE, via="link")
+
+
+def play_game(stage, game, chief, rng, *, tie=False):
+    """Every table of `game`: the first seat goes out; distinct rack values unless `tie` (all losers on 5)."""
+    draw = seating_draw(stage, game)
+    for table in draw.tables.all():
+        seats = table.seats.count()
+        values = [0] + ([5] * (seats - 1) if tie else rng.sample(range(1, 60), seats - 1))
+        sheet = submit_sheet(stage=stage, game=game, table_number=table.number,
+                             entry=entry_for(stage, game, table.number, values), accept_warnings=True,
+                             idempotency_key=key(), actor=REFEREE, via="link")
+        confirm_sheet(sheet=sheet, actor=chief)
+
+
+def text(response) -> str:
+    return response.content.decode()
+
+
+# ------------------------------------------------------------------ standings
+
+def test_golden_table_through_real_sheets_wins_totals_and_ranks_r6(client):
+    stage = golden_stage()
+    chief = chief_of(stage.event)
+    for game in (1, 2, 3, 4):
+        confirm_sheet(sheet=submit_golden(stage, game), actor=chief)
+    board = build_board(stage.event)
+    rows = {row.registration.player.name: row for row in board.rows}
+    names = ("루미", "큐브", "퍼니", "알토")
+    assert [rows[n].line.wins for n in names] == [2, 0, 1, 1]
+    assert [rows[n].points for n in names] == ["+35", f"{MINUS}43", f"{MINUS}12", "+20"]
+    assert [rows[n].line.rank for n in names] == [1, 4, 3, 2]
+    page = text(client.get(urls(stage.event)["public-standings"]))
+    assert page.index("루미") < page.index("알토") < page.index("퍼니") < page.index("큐브")
+    assert "+35" in page and f"{MINUS}43" in page and "+49" in page  # total and a game's score
+    assert "Ranked by wins, then total points." in page
+
+
+def test_only_confirmed_sheets_change_the_standings(client):
+    stage = golden_stage()
+    sheet = submit_golden(stage, 1)
+    board = build_board(stage.event)
+    assert all(row.line.games == 0 for row in board.rows)
+    assert "+24" not in text(client.get(urls(stage.event)["public-standings"]))
+    confirm_sheet(sheet=sheet, actor=chief_of(stage.event))
+    assert "+24" in text(client.get(urls(stage.event)["public-standings"]))
+
+
+def test_players_still_tied_share_a_rank_r7(client):
+    stage = released_stage(4)  # four players: the final, one game
+    play_game(stage, 1, chief_of(stage.event), random.Random(1), tie=True)  # three losers on −5
+    board = build_board(stage.event)
+    assert [row.rank for row in board.rows] == ["1", "2=", "2=", "2="]
+    assert text(client.get(urls(stage.event)["public-standings"])).count(">2=<") == 3
+
+
+def test_hong_kong_ranks_and_shows_average_points_r8_2(client):
+    stage = released_stage(8, format=Event.Format.HONG_KONG, ruleset=Event.Ruleset.HK_2016)
+    chief = chief_of(stage.event)
+    rng = random.Random(4)
+    play_game(stage, 1, chief, rng)
+    play_game(stage, 2, chief, rng)
+    board = build_board(stage.event)
+    assert board.average
+    for row in board.rows:
+        assert row.line.games == 2
+        assert row.points == f"{row.line.total / 2:+.2f}".replace(".00", "").replace("-", MINUS)
+    page = text(client.get(urls(stage.event)["public-standings"]))
+    assert "average points per game" in page and ">Average<" in page
+
+
+def test_busan_table_cut_marks_advancing_players_and_flags_a_tie_r7_r8_1(client):
+    stage = released_stage(8)  # two tables of four, top 2 of each table advance
+    chief = chief_of(stage.event)
+    play_game(stage, 1, chief, random.Random(1), tie=True)
+    during = build_board(stage.event, stage)
+    assert during.cut.kind == "table" and during.cut.provisional and during.cut.tie
+    assert {row.mark for row in during.rows} == {"advancing", "tie"}
+    for game in (2, 3):
+        play_game(stage, game, chief, random.Random(game), tie=True)
+    board = build_board(stage.event, stage)
+    assert not board.cut.provisional and board.cut.tie
+    assert sorted(row.mark for row in board.rows) == ["advances"] * 2 + ["tie"] * 6
+    assert all(row.table in (1, 2) for row in board.rows)
+    page = text(client.get(reverse("public-standings-stage", kwargs={
+        "festival": stage.event.festival.slug, "event": stage.event.slug, "stage": 1})))
+    assert "Tie at the cut: a recorded lot decides" in page and "tied at the cut" in page
+
+
+def test_no_cut_marks_before_the_first_result(client):
+    for stage in (released_stage(8), released_stage(8, format=Event.Format.HONG_KONG,
+                                                   ruleset=Event.Ruleset.HK_2016)):
+        board = build_board(stage.event, stage)
+        assert board.cut is None and not any(row.mark for row in board.rows)
+        assert "tied at the cut" not in text(client.get(urls(stage.event)["public-standings"]))
+
+
+def test_busan_top_of_stage_draws_a_line_after_the_fourth_r8_1(client):
+    stage = released_stage(16)
+    Stage.objects.filter(pk=stage.pk).update(advance=Stage.Advance.PER_STAGE, advance_count=4)
+    stage.refresh_from_db()
+    play_game(stage, 1, chief_of(stage.event), random.Random(8))
+    board = build_board(stage.event, stage)
+    assert board.cut.kind == "line" and board.cut.places == 4 and board.cut.provisional
+    assert [row.cut_after for row in board.rows].index(True) == 3
+    assert board.cut.tie == (board.rows[3].line.rank == board.rows[4].line.rank)
+
+
+def test_hong_kong_prize_places_line_flags_a_tie_for_a_playoff_r7_r8_2(client):
+    stage = released_stage(8, format=Event.Format.HONG_KONG, ruleset=Event.Ruleset.HK_2016)
+    play_game(stage, 1, chief_of(stage.event), random.Random(2), tie=True)  # 2 winners, six players on −5
+    board = build_board(stage.event)
+    assert board.cut.prizes and board.cut.places == 4 and board.cut.tie and board.cut.provisional
+    assert board.rows[3].cut_after
+    assert "Tie on the prize places: a one-game playoff decides" in text(
+        client.get(urls(stage.event)["public-standings"]))
+
+
+def test_player_who_left_the_event_is_marked_and_keeps_results(client):
+    stage = golden_stage()
+    confirm_sheet(sheet=submit_golden(stage, 1), actor=chief_of(stage.event))
+    cube = stage.event.registrations.get(player__name="큐브")
+    ConductRecord.objects.create(event=stage.event, registration=cube, kind=ConductRecord.Kind.WITHDREW,
+                                 stage=stage, game=1, note="felt unwell")
+    row = next(row for row in build_board(stage.event).rows if row.registration == cube)
+    assert row.leaving is not None and row.line.games == 1
+    assert "Withdrew during the event" in text(client.get(urls(stage.event)["public-standings"]))
+
+
+# ------------------------------------------------------------------ visibility
+
+def test_standings_not_published_shows_a_polite_page_without_names(client):
+    stage = golden_stage()
+    confirm_sheet(sheet=submit_golden(stage, 1), actor=chief_of(stage.event))
+    Event.objects.filter(pk=stage.event.pk).update(public_standings=False)
+    for name in ("public-standings", "public-standings-live"):
+        response = client.get(urls(stage.event)[name])
+        assert response.status_code == 200
+        assert "have not published the standings" in text(response) and "루미" not in text(response)
+    hall = text(client.get(urls(stage.event)["public-hall"]))
+    assert 'data-kind="standings"' not in hall and 'data-kind="draw"' in hall  # the draw is still public
+
+
+def test_game_scores_hidden_when_the_event_hides_them(client):
+    stage = golden_stage()
+    confirm_sheet(sheet=submit_golden(stage, 1), actor=chief_of(stage.event))
+    Event.objects.filter(pk=stage.event.pk).update(public_scores=False)
+    page = text(client.get(urls(stage.event)["public-standings"]))
+    assert "+24" in page  # 루미's total after one game is still shown …
+    assert "★" not in page and ">G1<" not in page  # … but no per-game column
+    player = text(client.get(reverse("public-player", kwargs={
+        "festival": stage.event.festival.slug, "event": stage.event.slug, "number": 1})))
+    assert ">Score<" not in player
+
+
+def test_draw_hidden_keeps_the_next_table_off_the_player_page_and_the_hall(client):
+    stage = golden_stage()
+    Event.objects.filter(pk=stage.event.pk).update(public_draw=False)
+    kwargs = {"festival": stage.event.festival.slug, "event": stage.event.slug}
+    assert "Next game" not in text(client.get(reverse("public-player", kwargs={**kwargs, "number": 1})))
+    assert 'data-kind="draw"' not in text(client.get(reverse("public-hall", kwargs=kwargs)))
+
+
+# ------------------------------------------------------------------ ETag / 304
+
+@pytest.mark.parametrize("name", ["public-standings", "public-standings-live", "public-hall-live"])
+def test_unchanged_standings_answer_304_and_a_confirmation_changes_the_etag(client, name,
+                                                                            django_assert_max_num_queries):
+    stage = golden_stage()
+    chief = chief_of(stage.event)
+    confirm_sheet(sheet=submit_golden(stage, 1), actor=chief)
+    url = urls(stage.event)[name]
+    first = client.get(url)
+    assert first.status_code == 200 and first.has_header("ETag")
+    assert "no-cache" in first["Cache-Control"]
+    with django_assert_max_num_queries(2):  # the event and its version, nothing else
+        again = client.get(url, HTTP_IF_NONE_MATCH=first["ETag"])
+    assert again.status_code == 304
+    submitted = submit_golden(stage, 2)  # submitted, not confirmed: nothing public changed
+    assert client.get(url, HTTP_IF_NONE_MATCH=first["ETag"]).status_code == 304
+    confirm_sheet(sheet=submitted, actor=chief)
+    after = client.get(url, HTTP_IF_NONE_MATCH=first["ETag"])
+    assert after.status_code == 200 and after["ETag"] != first["ETag"]
+
+
+def test_a_polled_fragment_is_rendered_once_for_every_phone(client, django_assert_max_num_queries):
+    from django.test import Client
+
+    stage = golden_stage()
+    confirm_sheet(sheet=submit_golden(stage, 1), actor=chief_of(stage.event))
+    url = urls(stage.event)["public-standings-live"]
+    first = client.get(url)
+    with django_assert_max_num_queries(2):  # another phone, no ETag of its own: served from the cache
+        other = Client().get(url)
+    assert other.status_code == 200 and other.content == first.content and other["ETag"] == first["ETag"]
+
+
+def test_a_correction_and_a_settings_change_also_change_the_etag(client):
+    stage = golden_stage()
+    chief = chief_of(stage.event)
+    sheet = confirm_sheet(sheet=submit_golden(stage, 1), actor=chief)
+    url = urls(stage.event)["public-standings-live"]
+    etag = client.get(url)["ETag"]
+    correct_sheet(sheet=sheet, entry=golden_entry(stage, 1), reason="recount", accept_warnings=True,
+                  idempotency_key=key(), actor=chief)
+    corrected = client.get(url, HTTP_IF_NONE_MATCH=etag)
+    assert corrected.status_code == 200
+    Event.objects.filter(pk=stage.event.pk).update(public_scores=False)
+    assert client.get(url, HTTP_IF_NONE_MATCH=corrected["ETag"]).status_code == 200
+
+
+def test_etag_differs_by_language(client):
+    stage = golden_stage()
+    url = urls(stage.event)["public-standings-live"]
+    english = client.get(url, HTTP_ACCEPT_LANGUAGE="en")["ETag"]
+    korean = client.get(url, HTTP_ACCEPT_LANGUAGE="ko", HTTP_IF_NONE_MATCH=english)
+    assert korean.status_code == 200 and korean["ETag"] != english
+
+
+# ------------------------------------------------------------------ player page
+
+def test_player_page_lists_games_tablemates_scores_running_rank_and_next_table(client):
+    stage = golden_stage()
+    kwargs = {"festival": stage.event.festival.slug, "event": stage.event.slug, "number": 1}  # 루미
+    before = text(client.get(reverse("public-player", kwargs=kwargs)))
+    seat = stage.draws.get(status="released").seats.get(registration__number=1)
+    assert "Next game" in before and f"Table {seat.table.number}, seat {seat.position}" in before
+    chief = chief_of(stage.event)
+    confirm_sheet(sheet=submit_golden(stage, 1), actor=chief)
+    confirm_sheet(sheet=submit_golden(stage, 2), actor=chief)
+    page = text(client.get(reverse("public-player", kwargs=kwargs)))
+    assert "루미" in page and all(name in page for name in ("큐브", "퍼니", "알토"))  # tablemates
+    assert "+24" in page and f"{MINUS}6" in page and ">win<" in page
+    assert "Final, game 1" in page and "Final, game 2" in page
+    assert "Final, game 3" in page  # the next game: the final's third, same table
+    response = client.get(reverse("public-player", kwargs=kwargs))
+    games = response.context["games"]
+    assert [g.rank for g in games] == ["1", "1"]  # 1 win +24; then 1 win +18, ahead of 퍼니 (1 win, +6)
+    assert response.context["rank"] == "1"
+    cube = client.get(reverse("public-player", kwargs={**kwargs, "number": 2})).context  # 큐브: −5, −11
+    assert [g.rank for g in cube["games"]] == ["3", "4"]
+
+
+def test_seat_finder_links_to_the_player_page(client):
+    stage = golden_stage()
+    kwargs = {"festival": stage.event.festival.slug, "event": stage.event.slug}
+    found = text(client.get(reverse("public-seat", kwargs=kwargs), {"q": "루미"}))
+    assert reverse("public-player", kwargs={**kwargs, "number": 1}) in found
+    search = text(client.get(reverse("public-find-player", kwargs=kwargs), {"q": "루미"}))
+    assert reverse("public-player", kwargs={**kwargs, "number": 1}) in search
+    assert "큐브" not in search
+
+
+# ------------------------------------------------------------------ hall and event home
+
+def test_hall_display_shows_standings_and_draw_slides(client):
+    stage = golden_stage()
+    confirm_sheet(sheet=submit_golden(stage, 1), actor=chief_of(stage.event))
+    response = client.get(urls(stage.event)["public-hall"])
+    page = text(response)
+    assert response.status_code == 200
+    assert 'data-kind="standings"' in page and 'data-kind="draw"' in page
+    assert "js/hall.js" in page and 'hx-trigger="every 25s"' in page and "data-poll" in page
+    assert page.index('data-kind="standings"') < page.index('data-kind="draw"')  # without JS: standings first
+
+
+def test_hong_kong_hall_shows_the_whole_event_with_the_prize_places(client):
+    stage = released_stage(8, format=Event.Format.HONG_KONG, ruleset=Event.Ruleset.HK_2016)
+    play_game(stage, 1, chief_of(stage.event), random.Random(5))
+    page = text(client.get(urls(stage.event)["public-hall"]))
+    assert "The top 4 take the prize places." in page and "cut-after" in page
+    assert "game 2" in page  # the draw slide shows the Hong Kong game's own seating
+
+
+def test_event_home_shows_schedule_current_game_and_links(client):
+    stage = golden_stage()
+    confirm_sheet(sheet=submit_golden(stage, 1), actor=chief_of(stage.event))
+    page = text(client.get(urls(stage.event)["event"]))
+    assert "Schedule" in page and "Check-in" in page
+    assert "game 2 in play: 0 of 1 tables confirmed" in page
+    assert urls(stage.event)["public-standings"] in page and urls(stage.event)["public-find-player"] in page
+    assert reverse("public-draw", kwargs={"festival": stage.event.festival.slug, "event": stage.event.slug}) in page
+
+
+def test_standings_page_polls_its_fragment_inside_data_poll(client):
+    stage = golden_stage()
+    page = text(client.get(urls(stage.event)["public-standings"]))
+    assert "data-poll" in page and 'hx-trigger="every 15s"' in page
+    assert urls(stage.event)["public-standings-live"] in page
+
+
+# ------------------------------------------------------------------ hostile input, no login
+
+@pytest.mark.parametrize("path", [
+    "/f/nope/nope/standings/", "/f/nope/nope/hall/", "/f/nope/nope/player/1/",
+    "{base}player/0/", "{base}player/99999999999999999999/", "{base}player/-1/", "{base}player/abc/",
+    "{base}player/5/", "{base}standings/0/", "{base}standings/99999999999999999999/", "{base}standings/7/",
+    "{base}standings/abc/", "{base}player/99999999999999999999/live/",
+])
+def test_hostile_addresses_are_404_not_500(client, path):
+    stage = golden_stage()
+    base = f"/f/{stage.event.festival.slug}/{stage.event.slug}/"
+    assert client.get(path.format(base=base)).status_code == 404
+
+
+def test_search_with_hostile_input_answers_200(client):
+    stage = golden_stage()
+    url = urls(stage.event)["public-find-player"]
+    for query in ("\x00", "x" * 5000, "9" * 30, "' OR 1=1 --"):
+        assert client.get(url, {"q": query}).status_code == 200
+
+
+def test_public_pages_need_no_login(client):
+    stage = golden_stage()
+    kwargs = {"festival": stage.event.festival.slug, "event": stage.event.slug}
+    for url in [*urls(stage.event).values(), reverse("public-player", kwargs={**kwargs, "number": 2}),
+                reverse("public-standings-stage", kwargs={**kwargs, "stage": 1})]:
+        response = client.get(url)
+        assert response.status_code == 200, url
+
+
+# ------------------------------------------------------------------ constant queries
+
+@pytest.mark.parametrize("players", [4, 128])
+def test_public_pages_use_a_constant_number_of_queries(client, django_assert_max_num_queries, players):
+    stage = released_stage(players)
+    play_game(stage, 1, chief_of(stage.event), random.Random(players))
+    kwargs = {"festival": stage.event.festival.slug, "event": stage.event.slug}
+    bounds = {
+        reverse("public-standings", kwargs=kwargs): 14,
+        reverse("public-standings-live", kwargs=kwargs): 14,
+        reverse("public-standings-stage", kwargs={**kwargs, "stage": 1}): 18,
+        reverse("public-player", kwargs={**kwargs, "number": 1}): 10,
+        reverse("public-player-live", kwargs={**kwargs, "number": players}): 10,
+        reverse("public-hall", kwargs=kwargs): 18,
+        reverse("public-hall-live", kwargs=kwargs): 18,
+        reverse("event", kwargs=kwargs): 8,
+        reverse("public-find-player", kwargs=kwargs) + "?q=player": 3,
+    }
+    for url, bound in bounds.items():
+        with django_assert_max_num_queries(bound):
+            response = client.get(url)
+        assert response.status_code == 200, url
+    rows = client.get(reverse("public-standings", kwargs=kwargs)).context["board"].rows
+    assert len(rows) == players

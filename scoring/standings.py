@@ -88,6 +88,8 @@ def event_standings(event: Event, *, stage: Stage | None = None) -> Standings:
         entrants = Registration.objects.filter(stage_entries__stage=stage)
         lots = Lot.objects.filter(stage=stage)
     else:
+        # A playoff game only orders the tied players (R7, scoring/results.py); it counts in nobody's wins.
+        rows = rows.exclude(sheet__stage__advance=Stage.Advance.PLAYOFF)
         entrants = Registration.objects.filter(stage_entries__stage__event=event).distinct()
         lots = Lot.objects.filter(stage__event=event, purpose=Lot.Purpose.PLACE)
     results = [

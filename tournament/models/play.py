@@ -48,6 +48,8 @@ class Stage(models.Model):
     def display_name(self) -> str:
         if self.is_final:
             return gettext("Final")
+        if self.advance == self.Advance.PLAYOFF:
+            return gettext("Playoff")
         return gettext("Round %(number)s") % {"number": self.number}
 
 

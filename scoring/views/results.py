@@ -1,0 +1,178 @@
+"""Final results, podium, certificates, ranking points, playoffs and the season (issue 6; R7–R9).
+
+Public (no login, no JavaScript): `f/<festival>/<event>/results/` and its printable certificates, `season/`.
+Organiser (and chief referee) under `manage/<festival>/<event>/results/`: the same places with the ties
+on prize places and what decides them (a recorded lot or a one-game playoff), and the ranking-points
+table. Views only parse and call one service; permissions are checked here, on the server.
+"""
+
+from functools import wraps
+
+from django.contrib import messages
+from django.contrib.auth.views import redirect_to_login
+from django.core.exceptions import PermissionDenied
+from django.shortcuts import redirect, render
+from django.urls import NoReverseMatch, path, reverse
+from django.utils import timezone
+from django.utils.translation import gettext as _
+from django.views.decorators.cache import never_cache
+from django.views.decorators.http import require_POST, require_safe
+
+from tournament.models import Event
+from tournament.permissions import CHIEF_REFEREE, ORGANISER, has_role
+from tournament.services.audit import Actor
+from tournament.services.errors import ServiceError
+from tournament.views.helpers import get_event
+
+from ..forms.results import PlaceForm, RankingPointsForm, SeasonForm
+from ..results import draw_place_lot, event_results, season_standings, season_years, set_ranking_points
+from ..services.playoff import create_playoff
+
+
+def _manage_url(event: Event) -> str:
+    return reverse("manage-results", kwargs={"festival": event.festival.slug, "event": event.slug})
+
+
+def _optional_url(name: str, **kwargs) -> str:
+    """Pages of other areas (standings, board) that may not be installed: no link rather than an error."""
+    try:
+        return reverse(name, kwargs=kwargs)
+    except NoReverseMatch:
+        return ""
+
+
+def _standings_url(event: Event) -> str:
+    if not event.public_standings:
+        return ""
+    return _optional_url("public-standings", festival=event.festival.slug, event=event.slug)
+
+
+def staff_only(*roles):
+    """The event's festival staff holding one of `roles` (organisers hold all); others: sign in or 403."""
+
+    def decorate(view):
+        @wraps(view)
+        def wrapper(request, festival, event, **kwargs):
+            event = get_event(festival, event)
+            if not request.user.is_authenticated:
+                return redirect_to_login(request.get_full_path() if request.method == "GET" else _manage_url(event))
+            if not has_role(request.user, event.festival, *roles):
+                raise PermissionDenied
+            return view(request, event, **kwargs)
+
+        return wrapper
+
+    return decorate
+
+
+# --- public ------------------------------------------------------------------------------------------------
+
+@require_safe
+def results_page(request, festival, event):
+    """Final places, the podium and ranking points; "not final yet" until the final stage is complete."""
+    event = get_event(festival, event)
+    results = event_results(event)
+    return render(request, "scoring/results/public.html", {
+        "festival": event.festival, "event": event, "results": results, "standings_url": _standings_url(event),
+        "show_stage": event.format == Event.Format.BUSAN,
+    })
+
+
+@require_safe
+def certificates(request, festival, event):
+    """One printable certificate per podium place (A5 landscape, two to an A4 sheet when printed)."""
+    event = get_event(festival, event)
+    results = event_results(event)
+    return render(request, "scoring/results/print.html", {
+        "festival": event.festival, "event": event, "results": results, "standings_url": _standings_url(event),
+        "date": timezone.localtime(event.starts_at).date(),
+    })
+
+
+@require_safe
+def season(request):
+    """Ranking points added up per person across the events of all festivals in one year (R9)."""
+    years = season_years()
+    form = SeasonForm(request.GET)
+    year = form.cleaned_data["year"] if form.is_valid() else None
+    if year is None:
+        this_year = timezone.now().year
+        year = next((y for y in years if y <= this_year), years[-1] if years else this_year)
+    return render(request, "scoring/results/season.html", {"season": season_standings(year, years)})
+
+
+# --- organiser ---------------------------------------------------------------------------------------------
+
+@require_safe
+@never_cache
+@staff_only(ORGANISER, CHIEF_REFEREE)
+def manage_results(request, event):
+    results = event_results(event)
+    is_organiser = has_role(request.user, event.festival, ORGANISER)
+    pending = [{"stage": stage, "players": results.playoff_players[stage.id],
+                "links": _optional_url("board-links", festival=event.festival.slug, event=event.slug,
+                                       stage=stage.number)} for stage in results.pending_playoffs]
+    return render(request, "scoring/results/manage.html", {
+        "festival": event.festival, "event": event, "results": results, "is_organiser": is_organiser,
+        "show_stage": event.format == Event.Format.BUSAN,
+        "points_form": RankingPointsForm(initial={"ranking_points": event.ranking_points}),
+        "pending": pending, "board_url": _optional_url("board", festival=event.festival.slug, event=event.slug),
+        "public_url": reverse("results", kwargs={"festival": event.festival.slug, "event": event.slug}),
+    })
+
+
+def _place_action(request, event, service, done):
+    form = PlaceForm(request.POST)
+    if not form.is_valid():
+        messages.error(request, " ".join(e for errors in form.errors.values() for e in errors))
+        return redirect(_manage_url(event))
+    try:
+        service(event=event, place=form.cleaned_data["place"], actor=Actor.of(request))
+    except ServiceError as error:
+        messages.error(request, error.message)
+    else:
+        messages.success(request, done % {"place": form.cleaned_data["place"]})
+    return redirect(_manage_url(event))
+
+
+@require_POST
+@staff_only(ORGANISER, CHIEF_REFEREE)
+def playoff(request, event):
+    return _place_action(request, event, create_playoff,
+                         _("A playoff table for place %(place)s is drawn and released. Make its table link on "
+                           "the referee board; its confirmed sheet decides the order."))
+
+
+@require_POST
+@staff_only(ORGANISER, CHIEF_REFEREE)
+def lot(request, event):
+    return _place_action(request, event, draw_place_lot, _("Lots were drawn for place %(place)s."))
+
+
+@require_POST
+@staff_only(ORGANISER)
+def ranking_points(request, event):
+    form = RankingPointsForm(request.POST)
+    if not form.is_valid():
+        messages.error(request, " ".join(e for errors in form.errors.values() for e in errors))
+        return redirect(_manage_url(event))
+    try:
+        set_ranking_points(event=event, text=form.cleaned_data["ranking_points"], actor=Actor.of(request))
+    except ServiceError as error:
+        messages.error(request, error.message)
+    else:
+        messages.success(request, _("The ranking points are saved."))
+    return redirect(_manage_url(event))
+
+
+PUBLIC = "f/<slug:festival>/<slug:event>/results/"
+MANAGE = "manage/<slug:festival>/<slug:event>/results/"
+urlpatterns = [
+    path(PUBLIC, results_page, name="results"),
+    path(PUBLIC + "print/", certificates, name="results-print"),
+    path(MANAGE, manage_results, name="manage-results"),
+    path(MANAGE + "playoff/", playoff, name="results-playoff"),
+    path(MANAGE + "lot/", lot, name="results-lot"),
+    path(MANAGE + "points/", ranking_points, name="results-points"),
+    path("season/", season, name="season"),
+]

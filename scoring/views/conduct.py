@@ -1,0 +1,152 @@
+"""The chief referee's and organiser's conduct pages (issue 6, R9; HK conduct rules 9, 15, 17).
+
+- the event's conduct page: every record, the players on a third warning (prominent: the chief referee
+  decides on disqualification), a form per action (warning; disqualification; withdrawal or forfeit);
+- a disqualification, withdrawal or forfeit goes through a preview of its effect (later draws, the table
+  left short and the software's merge proposal, past results kept and marked) before it is applied.
+
+Chief referees and organisers of the event's festival only; checked here, on the server.
+"""
+
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.shortcuts import redirect, render
+from django.urls import path, reverse
+from django.utils.translation import gettext as _
+from django.views.decorators.http import require_POST, require_safe
+
+from tournament.models import ConductRecord, Registration
+from tournament.permissions import CHIEF_REFEREE, ORGANISER, has_role, require_role
+from tournament.services.audit import Actor
+from tournament.services.errors import ServiceError
+from tournament.views.helpers import get_event
+
+from ..forms.conduct import ACTIONS, ConductForm, KeepPlayingForm
+from ..services import conduct as conduct_services
+
+Kind = ConductRecord.Kind
+
+
+def _event(request, festival, event):
+    event = get_event(festival, event)
+    require_role(request.user, event.festival, CHIEF_REFEREE)  # organisers hold every role
+    return event
+
+
+def _page_url(event) -> str:
+    return reverse("conduct", kwargs={"festival": event.festival.slug, "event": event.slug})
+
+
+def _initial(request) -> dict:
+    """The third-warning prompt links here with the player's number filled in."""
+    number = request.GET.get("number", "")
+    return {"number": number} if number.isdigit() and len(number) <= 5 else {}
+
+
+def _context(request, event, bound: ConductForm | None = None) -> dict:
+    records = list(ConductRecord.objects.filter(event=event)
+                   .select_related("registration__player", "stage", "created_by").order_by("-created_at", "-id"))
+    pending = conduct_services.pending_decisions(event)
+    players = Registration.objects.select_related("player").in_bulk([registration for registration, _n in pending])
+    initial = _initial(request)
+    forms = {}
+    for action in ACTIONS:
+        if bound is not None and bound.action == action:
+            forms[action] = bound
+        else:
+            forms[action] = ConductForm(event=event, action=action, initial=initial, prefix=action)
+    stages = list(event.stages.order_by("number"))
+    return {
+        "festival": event.festival, "event": event, "records": records, "forms": forms,
+        "pending": [(players[registration], count, KeepPlayingForm(initial={"number": players[registration].number}))
+                    for registration, count in pending if registration in players],
+        "current_stage": stages[-1] if stages else None,
+        "decision_at": conduct_services.DECISION_AT,
+        "is_organiser": has_role(request.user, event.festival, ORGANISER),
+    }
+
+
+@login_required
+@require_safe
+def conduct_page(request, festival, event):
+    event = _event(request, festival, event)
+    return render(request, "scoring/conduct/conduct.html", _context(request, event))
+
+
+def _apply(request, event, form: ConductForm):
+    stage = form.stage_obj or event.stages.order_by("-number").first()
+    try:
+        conduct_services.record_conduct(
+            event=event, registration=form.registration, kind=form.cleaned_data["kind"],
+            note=form.cleaned_data["note"], stage=stage, game=form.cleaned_data["game"], actor=Actor.of(request),
+        )
+    except ServiceError as error:
+        messages.error(request, error.message)
+        return None
+    return form.registration
+
+
+@login_required
+@require_POST
+def conduct_record(request, festival, event):
+    event = _event(request, festival, event)
+    action = request.POST.get("action", "")
+    if action not in ACTIONS:
+        messages.error(request, _("Choose what to record."))
+        return redirect(_page_url(event))
+    form = ConductForm(request.POST, event=event, action=action, prefix=action)
+    if not form.is_valid():
+        return render(request, "scoring/conduct/conduct.html", _context(request, event, bound=form), status=400)
+    registration = form.registration
+    kind = form.cleaned_data["kind"]
+    if kind != Kind.WARNING and request.POST.get("step") != "confirm":
+        effect = conduct_services.departure_effect(event=event, registration=registration, kind=kind)
+        return render(request, "scoring/conduct/preview.html", {
+            "festival": event.festival, "event": event, "form": form, "effect": effect, "action": action,
+            "kind_label": Kind(kind).label, "registration": registration,
+        })
+    if _apply(request, event, form) is None:
+        return redirect(_page_url(event))
+    name = registration.player.name
+    if kind == Kind.WARNING:
+        warnings = ConductRecord.objects.filter(registration=registration, kind=Kind.WARNING).count()
+        if warnings >= conduct_services.DECISION_AT:
+            messages.warning(request, _(
+                "%(name)s now has %(count)s warnings: the chief referee decides whether to disqualify them."
+            ) % {"name": name, "count": warnings})
+        else:
+            messages.success(request, _("Warning %(count)s recorded for %(name)s.") % {"count": warnings, "name": name})
+    else:
+        messages.success(request, _("%(name)s: %(kind)s recorded. They are left out of every later draw.")
+                         % {"name": name, "kind": Kind(kind).label})
+    return redirect(_page_url(event))
+
+
+@login_required
+@require_POST
+def keep_playing(request, festival, event):
+    event = _event(request, festival, event)
+    form = KeepPlayingForm(request.POST)
+    registration = None
+    if form.is_valid():
+        registration = Registration.objects.filter(event=event, number=form.cleaned_data["number"]).first()
+    if registration is None:
+        messages.error(request, _("Say why the player keeps playing."))
+        return redirect(_page_url(event))
+    try:
+        conduct_services.keep_playing(event=event, registration=registration, note=form.cleaned_data["note"],
+                                      actor=Actor.of(request))
+    except ServiceError as error:
+        messages.error(request, error.message)
+    else:
+        messages.success(request, _("Decision recorded: the player keeps playing."))
+    return redirect(_page_url(event))
+
+
+PREFIX = "<slug:festival>/<slug:event>/conduct/"
+
+urlpatterns = [
+    path(PREFIX, conduct_page, name="conduct"),
+    path(PREFIX + "record/", conduct_record, name="conduct-record"),
+    path(PREFIX + "keep/", keep_playing, name="conduct-keep"),
+]

@@ -31,6 +31,8 @@ test: setup
 bench: setup
 	$(PY) -m bench.meld $(BENCH_ARGS)
 	$(PY) -m bench.draws $(BENCH_ARGS)
+	$(PY) -m bench.sheets $(BENCH_ARGS)
+	$(PY) -m bench.standings $(BENCH_ARGS)
 
 lint: setup
 	$(VENV)/bin/ruff check .

@@ -9,13 +9,11 @@
 Views only parse and call one service; every permission is checked here, on the server.
 """
 
-from functools import lru_cache, wraps
+from functools import lru_cache
 from urllib.parse import urlencode
 
 from django.contrib import messages
 from django.contrib.auth import get_user_model
-from django.contrib.auth.views import redirect_to_login
-from django.core.exceptions import PermissionDenied
 from django.db.models import Count
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import NoReverseMatch, path, reverse
@@ -24,15 +22,13 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_http_methods, require_POST, require_safe
-from django_htmx.http import HttpResponseClientRedirect
 
 from tournament.models import AuditEntry, Draw, DrawTable, Event, Lot, Registration, Seat, Stage
-from tournament.permissions import CHIEF_REFEREE, ORGANISER, REFEREE, roles_at
+from tournament.permissions import CHIEF_REFEREE, ORGANISER, REFEREE
 from tournament.qr import qr_svg
 from tournament.services.audit import Actor
 from tournament.services.errors import ServiceError
-from tournament.views.errors import permission_denied
-from tournament.views.helpers import get_event
+from tournament.views.helpers import staff_view as tournament_staff_view
 
 from ..forms.board import BoardFilterForm, CorrectionForm, LinkForm, RefereeForm, ReturnForm, TableForm
 from ..models import RefereeAssignment, ScoreSheet, TableLink
@@ -68,34 +64,7 @@ def _board_url(event: Event, **query) -> str:
 
 
 def staff_view(*roles):
-    """Resolve the event; let in only its festival's staff holding one of `roles` (organisers hold all,
-    as in tournament.permissions.has_role); `request.is_organiser` tells the pages which buttons to show.
-
-    Refused htmx requests make the browser reload the whole page, which then shows the sign-in form or the
-    403 page, instead of swapping an error page into the board."""
-
-    def decorate(view):
-        @wraps(view)
-        def wrapper(request, festival, event, **kwargs):
-            event = get_event(festival, event)
-            if not request.user.is_authenticated:
-                back = request.get_full_path() if request.method == "GET" else _board_url(event)
-                if request.htmx:
-                    return HttpResponseClientRedirect(f"{reverse('login')}?{urlencode({'next': back})}")
-                return redirect_to_login(back)
-            held = roles_at(request.user, event.festival)
-            request.is_organiser = ORGANISER in held
-            if not (request.is_organiser or held.intersection(roles)):
-                if request.htmx:
-                    response = permission_denied(request)
-                    response["HX-Refresh"] = "true"
-                    return response
-                raise PermissionDenied
-            return view(request, event, **kwargs)
-
-        return wrapper
-
-    return decorate
+    return tournament_staff_view(*roles, home="board")
 
 
 chief_view = staff_view(CHIEF_REFEREE)

@@ -4,23 +4,19 @@ Everything works as plain GET forms and POST forms; htmx (when present) swaps on
 row and the counts, so a whole morning of check-ins needs no page reload.
 """
 
-from functools import wraps
 from urllib.parse import urlencode
 
 from django.contrib import messages
-from django.contrib.auth.views import redirect_to_login
-from django.core.exceptions import PermissionDenied
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import path, reverse
 from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_POST, require_safe
-from django_htmx.http import HttpResponseClientRedirect
 
 from ..forms.desk import DeskActionForm, DeskSearchForm
 from ..models import Registration
-from ..permissions import DESK, has_role
+from ..permissions import DESK
 from ..services import ServiceError
 from ..services.audit import Actor
 from ..services.checkin import (
@@ -32,8 +28,7 @@ from ..services.checkin import (
     search_registrations,
     undo_check_in,
 )
-from .errors import permission_denied
-from .helpers import get_event
+from .helpers import staff_view
 
 
 def _desk_url(event, query: str = "") -> str:
@@ -41,28 +36,7 @@ def _desk_url(event, query: str = "") -> str:
     return f"{url}?{urlencode({'q': query})}" if query else url
 
 
-def desk_view(view):
-    """Resolve the event and let only its festival's desk (or organisers) in, checked on the server.
-
-    htmx requests that are refused make the browser reload the page, which then shows the sign-in form or
-    the 403 page instead of swapping an error page into a row."""
-
-    @wraps(view)
-    def wrapper(request, festival, event, **kwargs):
-        event = get_event(festival, event)
-        if not request.user.is_authenticated:
-            if request.htmx:
-                return HttpResponseClientRedirect(f"{reverse('login')}?{urlencode({'next': _desk_url(event)})}")
-            return redirect_to_login(_desk_url(event) if request.method == "POST" else request.get_full_path())
-        if not has_role(request.user, event.festival, DESK):
-            if request.htmx:
-                response = permission_denied(request)
-                response["HX-Refresh"] = "true"
-                return response
-            raise PermissionDenied
-        return view(request, event, **kwargs)
-
-    return wrapper
+desk_view = staff_view(DESK, home="desk")
 
 
 def _common(request, event, **extra) -> dict:

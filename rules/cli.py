@@ -1,4 +1,5 @@
-"""Command line: ``python -m rules meld "K9 K10 J"`` and ``python -m rules score [--ruleset SLUG|FILE] FILE|-``.
+"""Command line: ``python -m rules meld "K9 K10 J"``, ``python -m rules score [--ruleset SLUG|FILE] FILE|-``
+and ``python -m rules word [--no-dictionary] FILE|-`` (a Rummikub Word sheet, see :mod:`rules.word.cli`).
 
 Output is always one JSON document on standard output. Exit codes:
 
@@ -54,6 +55,9 @@ def _parser() -> argparse.ArgumentParser:
     s.add_argument(
         "--ruleset", default="wrc-2014", help="preset slug or a ruleset JSON file (default wrc-2014)"
     )
+    w = sub.add_parser("word", help="check and score a Rummikub Word sheet (R10)")
+    w.add_argument("file", help="Word sheet JSON file, or - for standard input")
+    w.add_argument("--no-dictionary", action="store_true", help="skip the dictionary look-ups")
     return p
 
 
@@ -154,6 +158,10 @@ def main(argv: list[str] | None = None, *, stdout: TextIO | None = None, stdin: 
         args = _parser().parse_args(argv)
         if args.command == "meld":
             return _cmd_meld(args, out)
+        if args.command == "word":
+            from .word.cli import cmd_word
+
+            return cmd_word(args, out, inp)
         return _cmd_score(args, out, inp)
     except _UsageError as e:
         return _error(out, "usage", e.message)

@@ -13,6 +13,7 @@ urlpatterns = [
     path("", include(registration.urlpatterns)),
     path("", include(seating.urlpatterns)),
     path("", include("scoring.views.public")),  # live standings, player pages, hall display (issue 6)
+    path("", include("scoring.views.clock")),  # f/…/clock.json: the round clock (issue 8)
     path("p/", include(player.urlpatterns)),
     path("", include(referee.urlpatterns)),
     path("desk/", include(desk.urlpatterns)),

@@ -20,6 +20,7 @@ migrate: setup
 
 demo: migrate
 	$(PY) manage.py load_demo
+	$(PY) manage.py load_demo_results
 
 run: demo
 	$(PY) manage.py runserver 127.0.0.1:8000

@@ -19,7 +19,7 @@ from tournament.models import ConductRecord, Event, Lot, Registration, Stage, St
 from tournament.services.errors import ServiceError
 from tournament.services.imports import CONTENT_TYPES, neutralise
 
-from .models import ScoreSheet, SheetSeat
+from .models import ScoreSheet, SheetSeat, WordTurn
 from .standings import event_standings
 
 SCHEMA = "rummikub-event/1"
@@ -85,6 +85,23 @@ def _seat(line: SheetSeat) -> dict:
     }
 
 
+def _add_word_turns(event: Event, tables: dict[tuple[int, int], dict[int, dict]]) -> None:
+    turns = (WordTurn.objects.filter(sheet__stage__event=event, sheet__status=ScoreSheet.Status.CONFIRMED)
+             .select_related("sheet").order_by("sheet_id", "index"))
+    for games in tables.values():
+        for table in games.values():
+            table["turns"] = []
+    for turn in turns:
+        sheet = turn.sheet
+        table = tables.get((sheet.stage_id, sheet.game), {}).get(sheet.table_number)
+        if table is None:
+            continue
+        table["turns"].append({
+            "seat": turn.position, "words": turn.words.split(), "drew": turn.drew,
+            "used_all_tiles": turn.used_all_tiles, "points": turn.points,
+        })
+
+
 def _stages(event: Event, stages: list[Stage]) -> list[dict]:
     lines = (SheetSeat.objects.filter(sheet__stage__event=event, sheet__status=ScoreSheet.Status.CONFIRMED)
              .select_related("sheet").order_by("sheet__stage__number", "sheet__game", "sheet__table_number",
@@ -100,6 +117,8 @@ def _stages(event: Event, stages: list[Stage]) -> list[dict]:
                 "confirmed_at": _iso(sheet.decided_at), "seats": [],
             }
         table["seats"].append(_seat(line))
+    if event.game == Event.Game.WORD:  # Rummikub Word (R10): the per-turn record, one more query
+        _add_word_turns(event, tables)
     entries: dict[int, list[int]] = {}
     for stage_id, registration_id in StageEntry.objects.filter(stage__event=event).order_by(
             "registration_id").values_list("stage_id", "registration_id"):

@@ -149,3 +149,25 @@ class SheetSeat(models.Model):
 
     def __str__(self) -> str:
         return f"{self.sheet} seat {self.position}"
+
+
+class WordTurn(models.Model):
+    """One turn of a Rummikub Word sheet (R10), as the referee entered it, and the points rules/ gave it.
+
+    The game's result lives on the sheet's SheetSeat rows like a classic sheet's (score = the player's
+    total, penalty = 30 per joker left), so standings, exports and the board need nothing new."""
+
+    sheet = models.ForeignKey(ScoreSheet, on_delete=models.PROTECT, related_name="word_turns")
+    index = models.PositiveSmallIntegerField(_("turn"))  # 1-based, in play order
+    position = models.PositiveSmallIntegerField(_("seat"))
+    words = models.CharField(_("words"), max_length=400, blank=True, help_text=_("As entered, separated by spaces."))
+    drew = models.BooleanField(_("drew"), default=False)
+    used_all_tiles = models.BooleanField(_("used all tiles"), default=False)
+    points = models.PositiveSmallIntegerField(_("points"), default=0)
+
+    class Meta:
+        ordering = ["sheet", "index"]
+        constraints = [models.UniqueConstraint(fields=["sheet", "index"], name="word_turn_unique")]
+
+    def __str__(self) -> str:
+        return f"{self.sheet} turn {self.index}"

@@ -33,6 +33,23 @@ MESSAGES = {
     "empty_rack_in_blocked_game": _("An empty rack in a blocked game: did this player go out?"),
     "bad_tiles": _("These tiles cannot be read; use colour and number, e.g. R5 B13 J."),
     "bad_entry": _("This entry is incomplete or not a number."),
+    # Rummikub Word (R10); the service adds the word concerned in brackets.
+    "unknown_seat": _("This turn names a seat that is not at the table."),
+    "drew_used_all_tiles": _("A player who drew cannot have used all their tiles."),
+    "first_placement_too_short": _("A first placement needs at least 6 letters in total."),
+    "used_all_tiles_too_few_letters": _("A first placement that used all tiles needs at least 14 letters."),
+    "word_too_short": _("After the first placement, words have at least 3 letters."),
+    "impossible_letters": _("The tile set does not have enough of these letters, even with both jokers."),
+    "impossible_letters_in_turn": _("Together, this turn's words need more letters than the tile set has."),
+    "duplicate_word_in_turn": _("The same word is written twice in this turn."),
+    "short_word_in_first_placement": _("A word of 1 or 2 letters in the first placement: please check."),
+    "needs_jokers": _("This word needs jokers for some letters: please check."),
+    "word_already_on_table": _("This word was already formed in an earlier turn: please check."),
+    "not_in_dictionary": _("Not in the dictionary. If your house dictionary accepts it, tick the box below."),
+    "dictionary_unavailable": _("The dictionary is not available; words could not be checked."),
+    "no_turns": _("No turns are entered."),
+    "bad_word": _("A word may contain only the letters A to Z and ? for a joker."),
+    "drew_with_words": _("A turn either forms words or draws, not both."),
 }
 
 

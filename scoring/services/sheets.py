@@ -68,6 +68,12 @@ def _check_playable(stage: Stage, game: int, table_number: int) -> tuple[Draw, l
     return draw, seats
 
 
+def _check_classic(event: Event) -> None:
+    """A Rummikub Word event's sheets are turn by turn (scoring.services.word_sheets), never a classic entry."""
+    if event.game == Event.Game.WORD:
+        raise ServiceError(_("This is a Rummikub Word event; its sheets are entered turn by turn."), code="word_event")
+
+
 def _check_players(entry: Entry, seats: list[Seat]) -> None:
     expected = {(seat.position, seat.registration_id) for seat in seats}
     entered = {(seat.position, seat.registration_id) for seat in entry.seats}
@@ -133,6 +139,7 @@ def submit_sheet(*, stage: Stage, game: int, table_number: int, entry: Entry, ac
             # No stage lock: 128 tables submit at once. Two sheets for one table (or one draft sent twice)
             # are stopped by the unique constraints, and the IntegrityError below sorts out which is which.
             stage = Stage.objects.select_related("event").get(pk=stage.pk)
+            _check_classic(stage.event)
             draw, seats = _check_playable(stage, game, table_number)
             _check_players(entry, seats)
             judgement = _judge_or_refuse(stage, entry, accept_warnings)
@@ -219,6 +226,7 @@ def correct_sheet(*, sheet: ScoreSheet, entry: Entry, reason: str, accept_warnin
         old = _locked(sheet)
         if old.status != ScoreSheet.Status.CONFIRMED:
             raise ServiceError(_("Only a confirmed sheet can be corrected."), code="not_confirmed")
+        _check_classic(old.stage.event)
         seats = table_seats(old.draw, old.table_number)
         _check_players(entry, seats)
         judgement = _judge_or_refuse(old.stage, entry, accept_warnings)

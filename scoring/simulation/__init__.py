@@ -1,12 +1,12 @@
 """`simulate(...)`: an event of N checked-in players played to the end through the services (issue 5).
 
 The demo (`load_demo` can show finished rounds with it), the load generator and an end-to-end test of
-the formats. `python manage.py simulate_event --format busan|hk --players N --seed S`.
+the formats. `python manage.py simulate_event --format busan|hk [--game classic|word] --players N --seed S`.
 """
 
-from .play import FORMATS, SimulationError, prepare_event, simulate, staff_of
+from .play import FORMATS, GAMES, SimulationError, prepare_event, simulate, simulate_word, staff_of
 from .racks import plausible_entry
 from .report import confirmed_results, final_order, summary_lines
 
-__all__ = ["FORMATS", "SimulationError", "confirmed_results", "final_order", "plausible_entry", "prepare_event",
+__all__ = ["FORMATS", "GAMES", "simulate_word", "SimulationError", "confirmed_results", "final_order", "plausible_entry", "prepare_event",
            "simulate", "staff_of", "summary_lines"]

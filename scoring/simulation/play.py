@@ -27,7 +27,9 @@ from tournament.services.checkin import assign_numbers
 from ..services import progress
 from ..services.records import ruleset_of
 from ..services.sheets import SheetRefused, confirm_sheet, seating_draw, submit_sheet
+from ..services.word_sheets import submit_word_sheet
 from .racks import plausible_entry
+from .word import plausible_word_sheet
 
 FORMATS = {"busan": Event.Format.BUSAN, "hk": Event.Format.HONG_KONG}
 RULESETS = {Event.Format.BUSAN: Event.Ruleset.WRC_2014, Event.Format.HONG_KONG: Event.Ruleset.HK_2016}
@@ -35,6 +37,7 @@ TIME_ZONES = {Event.Format.BUSAN: "Asia/Seoul", Event.Format.HONG_KONG: "Asia/Ho
 MAX_PLAYERS = 4096
 ORGANISER_USERNAME = "simulation-organiser"
 CHIEF_USERNAME = "simulation-chief-referee"
+GAMES = {"classic": Event.Game.CLASSIC, "word": Event.Game.WORD}
 SEEDS = 2**31  # draw, movement and lot seeds are drawn below this, like tournament.formats.draw.new_seed
 
 
@@ -71,7 +74,8 @@ def _festival(fmt: str, players: int, seed: int) -> Festival:
     )
 
 
-def _event(festival: Festival, fmt: str, players: int, seed: int, name: str | None) -> Event:
+def _event(festival: Festival, fmt: str, players: int, seed: int, name: str | None,
+           game: str = Event.Game.CLASSIC) -> Event:
     # After the festival's other events, so a player reused from one of them is never in two at once (R9).
     tz = festival.tzinfo
     start = dt.datetime.combine(festival.starts_on, dt.time(10, 30), tzinfo=tz)
@@ -79,9 +83,12 @@ def _event(festival: Festival, fmt: str, players: int, seed: int, name: str | No
     if latest is not None and latest > start:
         start = latest
     label = "Busan" if fmt == Event.Format.BUSAN else "Hong Kong"
+    if game == Event.Game.WORD:
+        label = f"Rummikub Word {label}"
+    prefix = "word-" if game == Event.Game.WORD else ""
     return Event.objects.create(
-        festival=festival, slug=_unique_slug(festival.events.all(), f"{fmt}-{players}-seed-{seed}"),
-        name=name or f"Simulated {label} event ({players} players, seed {seed})", format=fmt,
+        festival=festival, slug=_unique_slug(festival.events.all(), f"{prefix}{fmt}-{players}-seed-{seed}"),
+        name=name or f"Simulated {label} event ({players} players, seed {seed})", format=fmt, game=game,
         ruleset=RULESETS[fmt], capacity=players, starts_at=start, ends_at=start + dt.timedelta(hours=4),
         registration_opens_at=start - dt.timedelta(days=30), registration_closes_at=start - dt.timedelta(hours=1),
         withdrawal_deadline=start - dt.timedelta(days=2), checkin_opens_at=start - dt.timedelta(minutes=30),
@@ -123,6 +130,8 @@ def _play_game(stage: Stage, game: int, rng: random.Random, chief: Actor) -> Non
     ruleset = ruleset_of(stage.event)
     tables = draws.seating(seating_draw(stage, game))
     movement_seed = rng.randrange(SEEDS)  # used by the confirmation that completes a Hong Kong game
+    if stage.event.game == Event.Game.WORD:
+        return _play_word_game(stage, game, tables, rng, chief, movement_seed)
     for number, registrations in enumerate(tables, start=1):
         entry = plausible_entry(rng, ruleset, registrations)
         link = Actor(label=f"table {number} link")
@@ -132,6 +141,21 @@ def _play_game(stage: Stage, game: int, rng: random.Random, chief: Actor) -> Non
                                  via=link.label)
         except SheetRefused as refused:  # a bug in racks.py, not bad luck: say exactly what rules/ found
             raise RuntimeError(f"simulated sheet refused: {refused.judgement.problems} for {entry}") from refused
+        confirm_sheet(sheet=sheet, actor=chief, movement_seed=movement_seed)
+
+
+def _play_word_game(stage: Stage, game: int, tables, rng: random.Random, chief: Actor, movement_seed: int) -> None:
+    """Rummikub Word (R10): the same submit-then-confirm path, with a turn-by-turn sheet."""
+    for number, registrations in enumerate(tables, start=1):
+        turns, jokers, end = plausible_word_sheet(rng, len(registrations))
+        link = Actor(label=f"table {number} link")
+        try:
+            sheet = submit_word_sheet(stage=stage, game=game, table_number=number, turns=turns, jokers_left=jokers,
+                                      end=end, accept_warnings=True,
+                                      idempotency_key=f"simulation-{stage.pk}-{game}-{number}", actor=link,
+                                      via=link.label)
+        except SheetRefused as refused:  # a bug in word.py: say exactly what rules.word found
+            raise RuntimeError(f"simulated Word sheet refused: {refused.judgement.problems}") from refused
         confirm_sheet(sheet=sheet, actor=chief, movement_seed=movement_seed)
 
 
@@ -161,7 +185,9 @@ def _play_hong_kong(event: Event, rng: random.Random, organiser: Actor, chief: A
         _play_game(stage, game, rng, chief)  # the last confirmation of a game seats the next (R8.2)
 
 
-def _check(fmt: str, players: int) -> str:
+def _check(fmt: str, players: int, game: str = "classic") -> str:
+    if game not in GAMES:
+        raise SimulationError(f"Unknown game {game!r}: use one of {', '.join(GAMES)}.")
     if fmt not in FORMATS:
         raise SimulationError(f"Unknown format {fmt!r}: use one of {', '.join(FORMATS)}.")
     if not 2 <= players <= MAX_PLAYERS:
@@ -170,16 +196,16 @@ def _check(fmt: str, players: int) -> str:
 
 
 def prepare_event(fmt: str, players: int, seed: int, festival: Festival | None = None,
-                  name: str | None = None) -> tuple[Event, random.Random]:
+                  name: str | None = None, game: str = "classic") -> tuple[Event, random.Random]:
     """An event of `players` checked-in, numbered players, not started; and the random source to go on with."""
-    event_format = _check(fmt, players)
+    event_format = _check(fmt, players, game)
     rng = random.Random(seed)
     people_rng = random.Random(rng.randrange(SEEDS))
     with transaction.atomic():
         festival = festival or _festival(event_format, players, seed)
         organiser = _staff(festival, ORGANISER_USERNAME, ORGANISER)
         _staff(festival, CHIEF_USERNAME, CHIEF_REFEREE)
-        event = _event(festival, event_format, players, seed, name)
+        event = _event(festival, event_format, players, seed, name, GAMES[game])
         _register(event, _people(people_rng, event_format, players), organiser)
     event.refresh_from_db()
     return event, rng
@@ -190,15 +216,23 @@ def staff_of(festival: Festival) -> tuple[Actor, Actor]:
     return (_staff(festival, ORGANISER_USERNAME, ORGANISER), _staff(festival, CHIEF_USERNAME, CHIEF_REFEREE))
 
 
-def simulate(fmt: str, players: int, seed: int, festival: Festival | None = None, name: str | None = None) -> Event:
+def simulate(fmt: str, players: int, seed: int, festival: Festival | None = None, name: str | None = None,
+             game: str = "classic") -> Event:
     """Create an event of `players` checked-in players in `festival` (a new one by default) and play it to
-    the end: the Busan final or the last Hong Kong game confirmed. `fmt` is "busan" or "hk"."""
-    _check(fmt, players)
+    the end: the Busan final or the last Hong Kong game confirmed. `fmt` is "busan" or "hk"; `game` is
+    "classic" or "word" (Rummikub Word, R10: turn-by-turn sheets through the same services)."""
+    _check(fmt, players, game)
     with transaction.atomic():  # all or nothing: a failure leaves no half-played event behind
-        event, rng = prepare_event(fmt, players, seed, festival, name)
+        event, rng = prepare_event(fmt, players, seed, festival, name, game)
         organiser, chief = staff_of(event.festival)
         if event.format == Event.Format.BUSAN:
             _play_busan(event, rng, organiser, chief)
         else:
             _play_hong_kong(event, rng, organiser, chief)
     return event
+
+
+def simulate_word(players: int, seed: int, fmt: str = "busan", festival: Festival | None = None,
+                  name: str | None = None) -> Event:
+    """A Rummikub Word event of `players` played to the end (R10)."""
+    return simulate(fmt, players, seed, festival=festival, name=name, game="word")

@@ -19,6 +19,7 @@ from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_http_methods, require_POST, require_safe
 from django_htmx.http import HttpResponseClientRedirect
 
+from tournament.models import Event
 from tournament.services.errors import ServiceError
 from tournament.views.errors import page_not_found, permission_denied
 
@@ -199,6 +200,9 @@ def _rows(form: SheetForm | None, judgement) -> list[dict]:
 
 @require_http_methods(["GET", "HEAD", "POST"])
 def game_page(request, access: TableAccess, game: int):
+    if access.stage.event.game == Event.Game.WORD:  # same address and life cycle, a turn-by-turn form (R10)
+        from .referee_word import word_game_page
+        return word_game_page(request, access, game)
     current = _Game(access, game)
     if request.method != "POST":
         return current.render(request)
@@ -251,6 +255,9 @@ def _with_new_key(data):
 @require_POST
 def preview(request, access: TableAccess, game: int):
     """The live check: each seat's penalty, score and win, the zero-sum total, and every problem."""
+    if access.stage.event.game == Event.Game.WORD:
+        from .referee_word import word_preview
+        return word_preview(request, access, game)
     current = _Game(access, game)
     if not current.seats:
         return render(request, "scoring/referee/_check.html", {"unavailable": True})

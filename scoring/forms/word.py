@@ -106,3 +106,10 @@ def initial_from_word_sheet(sheet: ScoreSheet) -> dict:
     for line in sheet.seats.all():
         initial[f"j{line.position}_jokers"] = line.jokers
     return initial
+
+
+class WordCorrectionForm(WordSheetForm):
+    """The chief referee's correction of a confirmed Word sheet: the same turn rows and jokers, plus why."""
+
+    reason = forms.CharField(label=_("Reason for the correction"), max_length=1000,
+                             widget=forms.Textarea(attrs={"rows": 2, "class": "form-control"}))

@@ -31,11 +31,14 @@ from tournament.services.errors import ServiceError
 from tournament.views.helpers import staff_view as tournament_staff_view
 
 from ..forms.board import BoardFilterForm, CorrectionForm, LinkForm, RefereeForm, ReturnForm, TableForm
+from ..forms.entry import new_key
+from ..forms.word import WordCorrectionForm, initial_from_word_sheet, more_rows_data
 from ..models import RefereeAssignment, ScoreSheet, TableLink
 from ..services import links as link_services
 from ..services import progress
 from ..services.problems import message as problem_message
 from ..services.sheets import SheetRefused, confirm_sheet, correct_sheet, return_sheet, table_seats
+from ..services.word_sheets import correct_word_sheet, judge_word
 
 S = ScoreSheet.Status
 PENDING = "pending"
@@ -276,10 +279,12 @@ def sheet_context(request, event: Event, sheet: ScoreSheet, **extra) -> dict:
     for version in versions:
         version.label = STATE_LABELS.get(version.status, version.status)
     user = request.user
+    lines = list(sheet.seats.select_related("registration__player").order_by("position"))
     context = {
         "festival": event.festival, "event": event, "sheet": sheet, "stage": sheet.stage,
+        "word": event.game == Event.Game.WORD, "word_turns": _word_turns(sheet, lines),
         "state_label": STATE_LABELS.get(sheet.status, sheet.status),
-        "lines": list(sheet.seats.select_related("registration__player").order_by("position")),
+        "lines": lines,
         "problems": _problems(sheet.warnings), "versions": versions, "audit_entries": audit,
         "correction_warnings": [e for e in audit if e.action == "sheet.correction_warning"],
         "own_sheet": sheet.submitted_by_id is not None and sheet.submitted_by_id == user.pk,
@@ -288,6 +293,17 @@ def sheet_context(request, event: Event, sheet: ScoreSheet, **extra) -> dict:
     }
     context.update(extra)
     return context
+
+
+def _word_turns(sheet: ScoreSheet, lines: list) -> list:
+    """A Word sheet's turns (R10) with each player's name; one query, none for a classic sheet."""
+    if sheet.stage.event.game != Event.Game.WORD:
+        return []
+    names = {line.position: line.registration.player.name for line in lines}
+    turns = list(sheet.word_turns.all())
+    for turn in turns:
+        turn.name = names.get(turn.position, "")
+    return turns
 
 
 @require_safe
@@ -340,6 +356,8 @@ def correct(request, event, sheet_id):
         messages.error(request, _("Only a confirmed sheet can be corrected."))
         return redirect(_sheet_url(event, sheet))
     seats = table_seats(sheet.draw, sheet.table_number)
+    if event.game == Event.Game.WORD:
+        return _correct_word(request, event, sheet, seats)
     if request.method != "POST":
         lines = sheet.seats.order_by("position")
         form = CorrectionForm(initial=CorrectionForm.initial_from(sheet, lines), seats=seats)
@@ -375,6 +393,56 @@ def _correct_context(event, sheet, form, judgement=None, refusal=None) -> dict:
         "festival": event.festival, "event": event, "sheet": sheet, "form": form, "rows": rows,
         "table_problems": judgement.table_problems if judgement else [],
         "refusal": refusal, "needs_acceptance": bool(refusal and refusal.code == "warnings"),
+    }
+
+
+def _correct_word(request, event, sheet, seats):
+    """Correct a confirmed Rummikub Word sheet (R10): its turns and jokers left, through correct_word_sheet."""
+    if request.method != "POST":
+        initial = {**initial_from_word_sheet(sheet), "idempotency_key": new_key()}
+        form = WordCorrectionForm(seats=seats, initial=initial)
+        return render(request, "scoring/board/correct_word.html", _correct_word_context(event, sheet, form))
+    if request.POST.get("action") == "more":  # more turn rows without JavaScript: nothing is checked or saved
+        form = WordCorrectionForm(more_rows_data(request.POST, seats), seats=seats)
+        form.is_valid()
+        return render(request, "scoring/board/correct_word.html", _correct_word_context(event, sheet, form))
+    form = WordCorrectionForm(request.POST, seats=seats)
+    if not form.is_valid():
+        return render(request, "scoring/board/correct_word.html", _correct_word_context(event, sheet, form),
+                      status=400)
+    turns, jokers = form.entry()
+    if request.POST.get("action") == "check":
+        return render(request, "scoring/board/correct_word.html",
+                      _correct_word_context(event, sheet, form, judgement=judge_word(seats, turns, jokers)))
+    try:
+        new = correct_word_sheet(sheet=sheet, turns=turns, jokers_left=jokers, end=form.cleaned_data["end"],
+                                 reason=form.cleaned_data["reason"],
+                                 accept_warnings=form.cleaned_data["accept_warnings"],
+                                 idempotency_key=form.cleaned_data["idempotency_key"], actor=Actor.of(request))
+    except SheetRefused as refusal:
+        return render(request, "scoring/board/correct_word.html",
+                      _correct_word_context(event, sheet, form, judgement=refusal.judgement, refusal=refusal),
+                      status=400)
+    except ServiceError as refusal:
+        messages.error(request, refusal.message)
+        return redirect(_sheet_url(event, sheet))
+    if new.stage.event_id != event.pk:  # a replayed key of another sheet: show nothing of it
+        return redirect(_sheet_url(event, sheet))
+    messages.success(request, _("The sheet is corrected; the earlier version is kept."))
+    for note in AuditEntry.objects.filter(action="sheet.correction_warning", target_type="scoresheet",
+                                          target_id=new.pk):
+        messages.warning(request, note.reason)
+    return redirect(_sheet_url(event, new))
+
+
+def _correct_word_context(event, sheet, form, judgement=None, refusal=None) -> dict:
+    from .referee_word import check_rows  # the referee's check panel: turns, running totals, problems
+
+    return {
+        "festival": event.festival, "event": event, "sheet": sheet, "form": form,
+        "turn_rows": form.turn_rows(), "joker_rows": form.joker_rows(), "judgement": judgement,
+        "refusal": refusal, "needs_acceptance": bool(refusal and refusal.code == "warnings"),
+        **check_rows(form, judgement),
     }
 
 

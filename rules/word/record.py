@@ -16,6 +16,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from ..errors import NotationError, RecordError
+from ..record import _get, _type_error
 from .tiles import normalize_word
 
 _SPLIT = re.compile(r"[\s,]+")
@@ -76,27 +77,6 @@ class WordGame:
     def __post_init__(self):
         object.__setattr__(self, "seats", tuple(self.seats))
         object.__setattr__(self, "turns", tuple(self.turns))
-
-
-def _type_error(path: str, expected: str, value: Any) -> RecordError:
-    return RecordError(path, f"expected {expected}, got {type(value).__name__} {value!r}"[:200])
-
-
-def _get(data: dict, key: str, path: str, kind: str, *, default=None, nullable=True):
-    value = data.get(key, default)
-    if value is None:
-        if nullable:
-            return None
-        raise RecordError(f"{path}.{key}", "required")
-    ok = {
-        "int": isinstance(value, int) and not isinstance(value, bool),
-        "bool": isinstance(value, bool),
-        "str": isinstance(value, str),
-    }[kind]
-    if not ok:
-        expected = {"int": "a whole number", "bool": "true or false", "str": "text"}[kind]
-        raise _type_error(f"{path}.{key}", expected, value)
-    return value
 
 
 def _check_keys(data: Any, path: str, allowed: set[str]) -> None:

@@ -216,11 +216,17 @@ def game_page(request, access: TableAccess, game: int):
     entry = form.entry()
     if request.POST.get("action") == "check":  # the live check without JavaScript: nothing is saved
         return current.render(request, form=form, judgement=judge(ruleset_of(access.stage.event), entry))
+    return submitted(request, current, access, game, form, lambda: submit_sheet(
+        stage=access.stage, game=game, table_number=access.table_number, entry=entry,
+        accept_warnings=form.cleaned_data["accept_warnings"],
+        idempotency_key=form.cleaned_data["idempotency_key"], actor=access.actor, via=access.via))
+
+
+def submitted(request, current, access: TableAccess, game: int, form, submit):
+    """Run `submit` (a classic or Word sheet service) and answer the referee: the table page on success, the
+    form again with the problems, or the sheet someone else already submitted."""
     try:
-        sheet = submit_sheet(stage=access.stage, game=game, table_number=access.table_number, entry=entry,
-                             accept_warnings=form.cleaned_data["accept_warnings"],
-                             idempotency_key=form.cleaned_data["idempotency_key"], actor=access.actor,
-                             via=access.via)
+        sheet = submit()
     except SheetRefused as refused:
         return current.render(request, form=form, judgement=refused.judgement, notice=refused.message)
     except SheetExists as exists:

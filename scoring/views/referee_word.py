@@ -6,14 +6,11 @@ from django.contrib import messages
 from django.shortcuts import redirect, render
 from django.utils.translation import gettext as _
 
-from tournament.services.errors import ServiceError
-
 from ..forms.entry import new_key
 from ..forms.word import WordSheetForm, initial_from_word_sheet, more_rows_data
 from ..services.access import TableAccess
-from ..services.sheets import SheetExists, SheetRefused
 from ..services.word_sheets import judge_word, submit_word_sheet
-from .referee import _context, _Game, _is_this_tables_live_sheet, _with_new_key, draft_key
+from .referee import _context, _Game, draft_key, submitted
 
 
 def check_rows(form: WordSheetForm | None, judgement) -> dict:
@@ -77,29 +74,10 @@ def word_game_page(request, access: TableAccess, game: int):
     if action == "check":
         return current.render(request, form=form, judgement=_judge(form))
     turns, jokers = form.entry()
-    try:
-        sheet = submit_word_sheet(stage=access.stage, game=game, table_number=access.table_number, turns=turns,
-                                  jokers_left=jokers, end=form.cleaned_data["end"],
-                                  accept_warnings=form.cleaned_data["accept_warnings"],
-                                  idempotency_key=form.cleaned_data["idempotency_key"], actor=access.actor,
-                                  via=access.via)
-    except SheetRefused as refused:
-        return current.render(request, form=form, judgement=refused.judgement, notice=refused.message)
-    except SheetExists as exists:
-        if exists.sheet is None:
-            return current.render(request, form=form, notice=exists.message)
-        current.live = exists.sheet
-        return current.render(request, shown=exists.sheet, notice=exists.message)
-    except ServiceError as error:
-        return current.render(request, form=form, notice=error.message)
-    if not _is_this_tables_live_sheet(sheet, access, game):
-        fresh = current.form(_with_new_key(request.POST))
-        fresh.is_valid()
-        return current.render(request, form=fresh, notice=_(
-            "This draft was already sent earlier. Check the sheet and send it again."))
-    messages.success(request, _("Game %(game)s of table %(table)s was sent to the chief referee.")
-                     % {"game": game, "table": access.table_number})
-    return redirect(access.table_url())
+    return submitted(request, current, access, game, form, lambda: submit_word_sheet(
+        stage=access.stage, game=game, table_number=access.table_number, turns=turns, jokers_left=jokers,
+        end=form.cleaned_data["end"], accept_warnings=form.cleaned_data["accept_warnings"],
+        idempotency_key=form.cleaned_data["idempotency_key"], actor=access.actor, via=access.via))
 
 
 def word_preview(request, access: TableAccess, game: int):

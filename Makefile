@@ -4,7 +4,7 @@ VENV := .venv
 PY := $(VENV)/bin/python
 STAMP := $(VENV)/.installed-$(shell cat pyproject.toml | cksum | cut -d' ' -f1)
 
-.PHONY: run test setup migrate demo bench lint messages backup restore check-deploy
+.PHONY: run test setup migrate demo bench loadtest lint messages backup restore check-deploy
 
 $(STAMP): pyproject.toml
 	test -x $(PY) || $(PYTHON) -m venv $(VENV)
@@ -34,6 +34,11 @@ bench: setup
 	$(PY) -m bench.draws $(BENCH_ARGS)
 	$(PY) -m bench.sheets $(BENCH_ARGS)
 	$(PY) -m bench.standings $(BENCH_ARGS)
+
+# Bounded load test on loopback (about 5 minutes); DATABASE_URL=postgres://… adds the PostgreSQL run.
+loadtest: setup
+	$(PY) -m pip install --quiet -e ".[dev,load]"
+	$(PY) -m loadtest.run $(LOADTEST_ARGS)
 
 lint: setup
 	$(VENV)/bin/ruff check .

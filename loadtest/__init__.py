@@ -1,0 +1,1 @@
+"""The load test of issue 6: see loadtest/README.md."""

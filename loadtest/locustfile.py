@@ -149,7 +149,10 @@ def expect(response, *statuses: int) -> bool:
     if response.status_code in statuses:
         response.success()
         return True
-    response.failure(f"HTTP {response.status_code} (expected {'/'.join(map(str, statuses))})")
+    if not response.status_code:  # no answer at all: a timeout or a refused or reset connection
+        response.failure(f"no answer: {type(response.error).__name__ if response.error else 'connection'}")
+    else:
+        response.failure(f"HTTP {response.status_code} (expected {'/'.join(map(str, statuses))})")
     return False
 
 

@@ -123,22 +123,39 @@ def _score_table(ruleset: Ruleset, data: Any, path: str) -> tuple[dict, bool]:
     return out, True
 
 
+class InputError(Exception):
+    """The input file cannot be read as JSON; `code` is the CLI's error code."""
+
+    def __init__(self, code: str, message: str):
+        super().__init__(message)
+        self.code = code
+        self.message = message
+
+
+def read_json(path: str, stdin: TextIO):
+    """The JSON document in `path` ("-" for standard input)."""
+    try:
+        if path == "-":
+            text = stdin.read()
+        else:
+            with open(path, encoding="utf-8") as f:
+                text = f.read()
+    except OSError as e:
+        raise InputError("cannot_read", f"cannot read {path}: {e.strerror}") from None
+    except UnicodeDecodeError:
+        raise InputError("cannot_read", f"{path} is not UTF-8 text") from None
+    try:
+        return json.loads(text)
+    except json.JSONDecodeError as e:
+        raise InputError("bad_json", f"not valid JSON: {e}") from None
+
+
 def _cmd_score(args, out: TextIO, stdin: TextIO) -> int:
     ruleset = _load_ruleset(args.ruleset)
     try:
-        if args.file == "-":
-            text = stdin.read()
-        else:
-            with open(args.file, encoding="utf-8") as f:
-                text = f.read()
-    except OSError as e:
-        return _error(out, "cannot_read", f"cannot read {args.file}: {e.strerror}")
-    except UnicodeDecodeError:
-        return _error(out, "cannot_read", f"{args.file} is not UTF-8 text")
-    try:
-        data = json.loads(text)
-    except json.JSONDecodeError as e:
-        return _error(out, "bad_json", f"not valid JSON: {e}")
+        data = read_json(args.file, stdin)
+    except InputError as e:
+        return _error(out, e.code, e.message)
     if isinstance(data, dict) and "tables" in data:
         tables = data["tables"]
         if not isinstance(tables, list):

@@ -9,10 +9,9 @@ Exit codes as for ``score``: 0 scored (warnings may be listed), 1 sheet errors (
 
 from __future__ import annotations
 
-import json
 from typing import TextIO
 
-from ..cli import _emit, _error
+from ..cli import InputError, _emit, _error, read_json
 from .dictionary import DEFAULT_DICTIONARY
 from .record import word_game_from_dict, word_game_to_dict
 from .scoring import check_word_sheet
@@ -20,19 +19,9 @@ from .scoring import check_word_sheet
 
 def cmd_word(args, out: TextIO, stdin: TextIO) -> int:
     try:
-        if args.file == "-":
-            text = stdin.read()
-        else:
-            with open(args.file, encoding="utf-8") as f:
-                text = f.read()
-    except OSError as e:
-        return _error(out, "cannot_read", f"cannot read {args.file}: {e.strerror}")
-    except UnicodeDecodeError:
-        return _error(out, "cannot_read", f"{args.file} is not UTF-8 text")
-    try:
-        data = json.loads(text)
-    except json.JSONDecodeError as e:
-        return _error(out, "bad_json", f"not valid JSON: {e}")
+        data = read_json(args.file, stdin)
+    except InputError as e:
+        return _error(out, e.code, e.message)
     game = word_game_from_dict(data)  # RecordError -> exit 2 in rules.cli.main
     check = check_word_sheet(game, dictionary=None if args.no_dictionary else DEFAULT_DICTIONARY)
     result = word_game_to_dict(game)

@@ -375,6 +375,11 @@ def correct(request, event, sheet_id):
     except ServiceError as refusal:
         messages.error(request, refusal.message)
         return redirect(_sheet_url(event, sheet))
+    return _corrected(request, event, sheet, new)
+
+
+def _corrected(request, event, sheet, new):
+    """After a classic or Word correction: the new version's page, with any "this changes who advanced" notes."""
     if new.stage.event_id != event.pk:  # a replayed key of another sheet: show nothing of it
         return redirect(_sheet_url(event, sheet))
     messages.success(request, _("The sheet is corrected; the earlier version is kept."))
@@ -426,13 +431,7 @@ def _correct_word(request, event, sheet, seats):
     except ServiceError as refusal:
         messages.error(request, refusal.message)
         return redirect(_sheet_url(event, sheet))
-    if new.stage.event_id != event.pk:  # a replayed key of another sheet: show nothing of it
-        return redirect(_sheet_url(event, sheet))
-    messages.success(request, _("The sheet is corrected; the earlier version is kept."))
-    for note in AuditEntry.objects.filter(action="sheet.correction_warning", target_type="scoresheet",
-                                          target_id=new.pk):
-        messages.warning(request, note.reason)
-    return redirect(_sheet_url(event, new))
+    return _corrected(request, event, sheet, new)
 
 
 def _correct_word_context(event, sheet, form, judgement=None, refusal=None) -> dict:

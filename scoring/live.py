@@ -54,15 +54,26 @@ def event_version(event: Event) -> tuple[int, int]:
     return audit or 0, conduct or 0
 
 
+def event_state(event: Event) -> tuple:
+    """Everything the public pages of `event` depend on: its data version and its public settings.
+
+    Computed once per request (kept on the event instance, which views fetch once per request), so the
+    ETag and the standings snapshot (scoring/snapshot.py) share one query."""
+    state = getattr(event, "_public_state", None)
+    if state is None:
+        settings_key = (event.pk, event.slug, event.festival_id, event.name, event.public_draw, event.public_standings,
+                        event.public_scores, event.tiebreaks, event.ruleset, event.format, event.ranking_points)
+        state = event._public_state = (event_version(event), settings_key)
+    return state
+
+
 def etag_for(event: Event, request, *parts) -> str:
     """An ETag for one representation of a public page of `event`.
 
-    It changes with the event's data (`event_version`), its public settings, the language, who is
-    signed in (the page header differs) and `parts` (which page, which stage, which player)."""
-    settings_key = (event.pk, event.slug, event.festival_id, event.name, event.public_draw, event.public_standings, event.public_scores, event.tiebreaks,
-                    event.ruleset, event.format, event.ranking_points)
+    It changes with the event's data and public settings (`event_state`), the language, who is signed in
+    (the page header differs) and `parts` (which page, which stage, which player)."""
     user = request.user.pk if request.user.is_authenticated else 0
-    raw = repr((RENDER_VERSION, event_version(event), settings_key, get_language(), user, parts))
+    raw = repr((RENDER_VERSION, event_state(event), get_language(), user, parts))
     return hashlib.blake2b(raw.encode(), digest_size=12).hexdigest()
 
 

@@ -7,3 +7,15 @@ def on_postgres(db):
     if connection.vendor != "postgresql":
         pytest.skip("needs PostgreSQL row locks; runs in the PostgreSQL pass of .ci/run")
     return True
+
+
+@pytest.fixture(autouse=True)
+def fresh_caches():
+    """Each test starts with empty caches: a rolled-back database reuses ids, and ids make cache keys."""
+    from django.core.cache import cache
+
+    from scoring.snapshot import forget_snapshots
+
+    cache.clear()
+    forget_snapshots()
+    yield

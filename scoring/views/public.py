@@ -27,7 +27,8 @@ from tournament.views.seating import released_draw
 
 from ..live import Play, current_play, etag_for, stage_play
 from ..services import progress
-from ..standings import Line, Result, Standings, compute, criteria_for, event_standings
+from ..snapshot import event_snapshot
+from ..standings import Line, Result, Standings, event_standings
 
 PRIZE_PLACES = 4  # Hong Kong: the four prize places (R8.2); a tie on them goes to a one-game playoff
 MAX_NUMBER = 100_000  # player and stage numbers above this cannot exist; answer 404 before the database
@@ -239,7 +240,7 @@ def _advancement_cut(stage: Stage, rows: list[Row], play: Play) -> Cut | None:
 def build_board(event: Event, stage: Stage | None = None, play: Play | None = None) -> Board:
     """Everything a standings page shows, in a constant number of queries. `play`: where `stage` stands,
     if the caller already knows it."""
-    standings = event_standings(event, stage=stage)
+    standings = event_standings(event, stage=stage) if stage is not None else event_snapshot(event).standings
     stages = {s.number: s for s in event.stages.all()}
     leaving = _leaving(event)
     average = standings.points == "average"
@@ -324,19 +325,6 @@ def _registration(event: Event, number: int) -> Registration:
     return registration
 
 
-def _running_ranks(standings: Standings, results: list[Result], mine: list[Result], event: Event) -> dict:
-    """The player's rank in the event standings after each of their games (R7)."""
-    criteria, points = criteria_for(event)
-    ranks = {}
-    players = list(standings.registrations)
-    for result in mine:
-        upto = (result.stage, result.game)
-        lines = compute(players, [r for r in results if (r.stage, r.game) <= upto], criteria, points)
-        line = next(line for line in lines if line.player == result.player)
-        ranks[upto] = f"{line.rank}=" if line.tied else str(line.rank)
-    return ranks
-
-
 def _next_table(event: Event, registration: Registration, played: set[tuple[int, int]]):
     """The released seating of the player's next game without a confirmed result, and its tablemates."""
     seats = (Seat.objects.filter(registration=registration, draw__status="released")
@@ -356,18 +344,14 @@ def _next_table(event: Event, registration: Registration, played: set[tuple[int,
 def _player_context(request, festival, event, number):
     event = _event(request, festival, event)
     registration = _registration(event, number)
-    standings = event_standings(event)
+    snapshot = event_snapshot(event)
+    standings = snapshot.standings
     stages = {s.number: s for s in event.stages.all()}
-    results = sorted((r for line in standings.lines for r in line.cells.values()),
-                     key=lambda r: (r.stage, r.game, r.table))
-    at_table: dict[tuple[int, int, int], list[int]] = {}
-    for result in results:
-        at_table.setdefault((result.stage, result.game, result.table), []).append(result.player)
-    mine = [r for r in results if r.player == registration.id]
-    ranks = _running_ranks(standings, results, mine, event) if event.public_standings else {}
+    mine = [r for r in snapshot.results if r.player == registration.id]
+    ranks = snapshot.running_ranks(registration.id) if event.public_standings else {}
     games = []
     for result in mine:
-        mates = [standings.registrations[p] for p in at_table[(result.stage, result.game, result.table)]
+        mates = [standings.registrations[p] for p in snapshot.at_table[(result.stage, result.game, result.table)]
                  if p != registration.id and p in standings.registrations]
         games.append(Game(stages.get(result.stage), result.game, result.table, signed(result.score), result.win,
                           sorted(mates, key=lambda r: r.number or 0), ranks.get((result.stage, result.game), "")))

@@ -1,0 +1,90 @@
+"""An event's standings and every player's history, computed once per change of the event, not per phone.
+
+During play 500 phones poll their player pages. Each page needs the whole event's standings and the
+player's running rank after every game, and every confirmed sheet changes them, so a per-page cache
+barely helps: the load test (docs/PERFORMANCE.md) spent its time recomputing the same standings for
+each phone. A snapshot is keyed by `live.event_state(event)` (the event's data version and public
+settings), so it never outlives the data it came from, and is kept per process: it holds model
+instances and is rebuilt in tens of milliseconds, so sharing it through Redis would cost more in
+pickling than it saves. Several workers each build it once per version.
+
+Nothing in a snapshot may be changed by its readers; they share it.
+"""
+
+import threading
+from collections import OrderedDict
+from dataclasses import dataclass, field
+
+from tournament.models import Event
+
+from .live import event_state
+from .standings import Result, Standings, compute, criteria_for, event_standings
+
+KEEP = 16  # snapshots kept per process: a few events, a few versions each
+
+
+@dataclass
+class Snapshot:
+    standings: Standings
+    results: list[Result]  # every confirmed result, in play order
+    at_table: dict[tuple[int, int, int], list[int]]  # (stage, game, table) → players
+    criteria: tuple[tuple[str, ...], str]
+    _running: dict[int, dict[tuple[int, int], str]] | None = field(default=None, repr=False)
+    _lock: threading.Lock = field(default_factory=threading.Lock, repr=False)
+
+    def running_ranks(self, player: int) -> dict[tuple[int, int], str]:
+        """The player's rank in the event after each of their games (R7): "3" or "3=" for a shared rank."""
+        with self._lock:
+            if self._running is None:
+                self._running = self._all_running_ranks()
+        return self._running.get(player, {})
+
+    def _all_running_ranks(self) -> dict[int, dict[tuple[int, int], str]]:
+        # One ranking per game played (not per player and game): 10 games of 1,024 players is 10 rankings.
+        criteria, points = self.criteria
+        players = list(self.standings.registrations)
+        ranks: dict[int, dict[tuple[int, int], str]] = {}
+        upto = 0
+        for column in self.standings.columns:
+            while upto < len(self.results) and (self.results[upto].stage, self.results[upto].game) <= column:
+                upto += 1
+            played = {r.player for r in self.results[:upto] if (r.stage, r.game) == column}
+            for line in compute(players, self.results[:upto], criteria, points):
+                if line.player in played:
+                    ranks.setdefault(line.player, {})[column] = f"{line.rank}=" if line.tied else str(line.rank)
+        return ranks
+
+
+_snapshots: "OrderedDict[tuple, Snapshot]" = OrderedDict()
+_snapshots_lock = threading.Lock()
+
+
+def event_snapshot(event: Event) -> Snapshot:
+    key = (event.pk, event_state(event))
+    with _snapshots_lock:
+        snapshot = _snapshots.get(key)
+        if snapshot is not None:
+            _snapshots.move_to_end(key)
+            return snapshot
+    snapshot = _build(event)
+    with _snapshots_lock:
+        _snapshots[key] = snapshot
+        while len(_snapshots) > KEEP:
+            _snapshots.popitem(last=False)
+    return snapshot
+
+
+def forget_snapshots() -> None:
+    """Tests: a rolled-back test database may reuse ids, and so a key."""
+    with _snapshots_lock:
+        _snapshots.clear()
+
+
+def _build(event: Event) -> Snapshot:
+    standings = event_standings(event)
+    results = sorted((r for line in standings.lines for r in line.cells.values()),
+                     key=lambda r: (r.stage, r.game, r.table))
+    at_table: dict[tuple[int, int, int], list[int]] = {}
+    for result in results:
+        at_table.setdefault((result.stage, result.game, result.table), []).append(result.player)
+    return Snapshot(standings, results, at_table, criteria_for(event))

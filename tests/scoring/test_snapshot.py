@@ -1,0 +1,53 @@
+"""The per-version standings snapshot the public player pages share (scoring/snapshot.py, issue 6 load test)."""
+
+import random
+
+import pytest
+
+from scoring.snapshot import event_snapshot
+from scoring.standings import compute, criteria_for, event_standings
+from tests.factories import released_stage
+from tests.scoring.test_public_pages import chief_of, play_game
+
+pytestmark = pytest.mark.django_db
+
+
+def fresh(event):
+    """The event as a new request sees it: `event_state` is kept per instance, i.e. per request."""
+    return type(event).objects.get(pk=event.pk)
+
+
+def test_running_ranks_equal_a_ranking_after_each_game_r7():
+    stage = released_stage(32, seed=3)
+    event, chief, rng = stage.event, chief_of(stage.event), random.Random(5)
+    for game in (1, 2, 3):
+        play_game(stage, game, chief, rng)
+    snapshot = event_snapshot(fresh(event))
+    standings = event_standings(event)
+    criteria, points = criteria_for(event)
+    results = [r for line in standings.lines for r in line.cells.values()]
+    checked = 0
+    for line in standings.lines:
+        expected = {}
+        for column in sorted(line.cells):
+            upto = compute(list(standings.registrations), [r for r in results if (r.stage, r.game) <= column],
+                           criteria, points)
+            mine = next(x for x in upto if x.player == line.player)
+            expected[column] = f"{mine.rank}=" if mine.tied else str(mine.rank)
+        assert snapshot.running_ranks(line.player) == expected
+        checked += len(expected)
+    assert checked == 32 * 3
+
+
+def test_one_snapshot_per_version_and_a_new_one_after_a_confirmation():
+    stage = released_stage(8, seed=1)
+    event, chief, rng = stage.event, chief_of(stage.event), random.Random(1)
+    play_game(stage, 1, chief, rng)
+    first = event_snapshot(fresh(event))
+    assert event_snapshot(fresh(event)) is first  # another request, same data: shared
+    assert len(first.results) == 8
+    play_game(stage, 2, chief, rng)
+    second = event_snapshot(fresh(event))
+    assert second is not first
+    assert len(second.results) == 16
+    assert all(len(ranks) == 2 for ranks in (second.running_ranks(p) for p in second.standings.registrations))

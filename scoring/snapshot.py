@@ -33,7 +33,9 @@ class Snapshot:
     _lock: threading.Lock = field(default_factory=threading.Lock, repr=False)
 
     def running_ranks(self, player: int) -> dict[tuple[int, int], str]:
-        """The player's rank in the event after each of their games (R7): "3" or "3=" for a shared rank."""
+        """The player's rank in the event after each of their games (R7): "3" or "3=" for a shared rank.
+
+        Lots drawn so far break ties here as in the standings, so the last running rank is the current one."""
         with self._lock:
             if self._running is None:
                 self._running = self._all_running_ranks()
@@ -49,7 +51,7 @@ class Snapshot:
             while upto < len(self.results) and (self.results[upto].stage, self.results[upto].game) <= column:
                 upto += 1
             played = {r.player for r in self.results[:upto] if (r.stage, r.game) == column}
-            for line in compute(players, self.results[:upto], criteria, points):
+            for line in compute(players, self.results[:upto], criteria, points, self.standings.tiebreak):
                 if line.player in played:
                     ranks.setdefault(line.player, {})[column] = f"{line.rank}=" if line.tied else str(line.rank)
         return ranks

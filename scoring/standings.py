@@ -77,6 +77,7 @@ class Standings:
     points: str
     registrations: dict[int, Registration]
     stage: Stage | None = None
+    tiebreak: dict[int, int] = field(default_factory=dict)  # lots drawn: player → order among the tied
 
 
 def event_standings(event: Event, *, stage: Stage | None = None) -> Standings:
@@ -104,4 +105,5 @@ def event_standings(event: Event, *, stage: Stage | None = None) -> Standings:
             tiebreak.update(lot.tiebreak)
     lines = compute(registrations, results, criteria, points, tiebreak)
     columns = sorted({(r.stage, r.game) for r in results})
-    return Standings(lines=lines, columns=columns, points=points, registrations=registrations, stage=stage)
+    return Standings(lines=lines, columns=columns, points=points, registrations=registrations, stage=stage,
+                     tiebreak=tiebreak)

@@ -51,3 +51,21 @@ def test_one_snapshot_per_version_and_a_new_one_after_a_confirmation():
     assert second is not first
     assert len(second.results) == 16
     assert all(len(ranks) == 2 for ranks in (second.running_ranks(p) for p in second.standings.registrations))
+
+
+def test_a_lot_breaks_the_tie_in_the_running_rank_as_in_the_standings_r7():
+    from scoring.results import draw_place_lot
+    from tests.scoring.test_results import played_busan_final
+
+    stage, seats = played_busan_final((5, 5, 10, 20), end="blocked")  # two winners share place 1
+    event = stage.event
+    before = event_snapshot(fresh(event))
+    assert [before.running_ranks(p)[(stage.number, 1)] for p in seats[:2]] == ["1=", "1="]
+    lot = draw_place_lot(event=event, place=1, actor=chief_of(event), seed=7)
+    after = event_snapshot(fresh(event))
+    winner = max(lot.tiebreak, key=lot.tiebreak.get)
+    loser = next(p for p in seats[:2] if p != winner)
+    assert after.running_ranks(winner)[(stage.number, 1)] == "1"
+    assert after.running_ranks(loser)[(stage.number, 1)] == "2"
+    current = {line.player: line.rank for line in after.standings.lines}
+    assert (current[winner], current[loser]) == (1, 2)

@@ -34,6 +34,7 @@ bench: setup
 	$(PY) -m bench.draws $(BENCH_ARGS)
 	$(PY) -m bench.sheets $(BENCH_ARGS)
 	$(PY) -m bench.standings $(BENCH_ARGS)
+	$(PY) -m bench.pages
 
 # Bounded load test on loopback (about 5 minutes); DATABASE_URL=postgres://… adds the PostgreSQL run.
 loadtest: setup
@@ -52,3 +53,9 @@ check-deploy: setup
 	DJANGO_SETTINGS_MODULE=tournament.settings.production \
 	DJANGO_SECRET_KEY=check-deploy-0123456789-abcdefghijklmnopqrstuvwxyz-ABCDEFGHIJ \
 	DJANGO_ALLOWED_HOSTS=example.org $(PY) manage.py check --deploy --fail-level WARNING
+
+# Two gunicorn servers on one PostgreSQL database and one Redis cache agree while sheets go through both
+# (issue 7, loadtest/two_servers.py; about a minute). Needs DATABASE_URL=postgres://… (it makes its own database).
+.PHONY: two-servers
+two-servers: setup
+	$(PY) -m loadtest.two_servers $(TWO_SERVERS_ARGS)

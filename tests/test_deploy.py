@@ -1,0 +1,129 @@
+"""The deployment files (issue 7): `docker compose up --scale web=3` behind nginx must work.
+
+No Docker engine runs on the test machines, so these read docker-compose.yml, the Dockerfile and
+deploy/nginx.conf and check the shape that scaling needs: a stateless web service (no fixed name or host
+port, shared PostgreSQL and Redis), migrations once before any replica, and a proxy that finds every
+replica through Docker's DNS and compresses only what is safe to compress.
+"""
+
+import json
+import re
+from pathlib import Path
+
+import pytest
+import yaml
+from django.conf import settings
+from django.urls import get_resolver
+
+ROOT = Path(__file__).resolve().parent.parent
+STAFF_PREFIXES = ("manage", "desk", "referee", "accounts", "admin")
+
+
+@pytest.fixture(scope="module")
+def compose() -> dict:
+    return yaml.safe_load((ROOT / "docker-compose.yml").read_text())
+
+
+@pytest.fixture(scope="module")
+def nginx() -> str:
+    # Comments out, so a directive only mentioned in a comment does not count.
+    return re.sub(r"#[^\n]*", "", (ROOT / "deploy" / "nginx.conf").read_text())
+
+
+def test_every_service_is_there(compose):
+    assert set(compose["services"]) == {"db", "redis", "migrate", "web", "proxy"}
+
+
+def test_web_can_run_as_many_replicas(compose):
+    web = compose["services"]["web"]
+    assert "container_name" not in web  # a fixed name allows one container only
+    assert "ports" not in web  # a fixed host port too; the proxy reaches replicas on the compose network
+    assert [str(port) for port in web["expose"]] == ["8000"]
+    assert "volumes" not in web  # nothing of its own: static files are in the image
+    env = web["environment"]
+    assert env["DATABASE_URL"].startswith("postgres://") and "@db:5432/" in env["DATABASE_URL"]
+    assert env["REDIS_URL"].startswith("redis://redis:6379/")
+    assert env["DJANGO_SETTINGS_MODULE"] == "tournament.settings.production"
+
+
+def test_migrations_run_once_before_the_replicas(compose):
+    services = compose["services"]
+    assert services["migrate"]["command"][-3:] == ["manage.py", "migrate", "--noinput"]
+    assert services["migrate"]["image"] == services["web"]["image"]
+    assert services["web"]["depends_on"]["migrate"] == {"condition": "service_completed_successfully"}
+    assert services["migrate"]["depends_on"]["db"] == {"condition": "service_healthy"}
+    assert services["migrate"]["environment"]["DATABASE_URL"] == services["web"]["environment"]["DATABASE_URL"]
+    # The image itself must not migrate on start: three replicas would race.
+    assert "migrate" not in " ".join(dockerfile_command())
+
+
+def test_static_files_are_built_into_the_image():
+    dockerfile = (ROOT / "Dockerfile").read_text()
+    assert re.search(r"^RUN python manage.py collectstatic --noinput --settings=tournament.settings.collectstatic$",
+                     dockerfile, re.M)
+    from tournament.settings import base
+
+    assert base.STORAGES["staticfiles"]["BACKEND"] == "whitenoise.storage.CompressedManifestStaticFilesStorage"
+    assert "whitenoise.middleware.WhiteNoiseMiddleware" in base.MIDDLEWARE
+
+
+def test_the_proxy_finds_every_replica_through_dockers_dns(compose, nginx):
+    proxy = compose["services"]["proxy"]
+    image, _, tag = proxy["image"].partition(":")
+    assert image == "nginx"
+    assert tuple(int(part) for part in tag.split(".")[:2]) >= (1, 28), "`server … resolve` needs nginx >= 1.27.3"
+    assert any(volume.startswith("./deploy/nginx.conf:") for volume in proxy["volumes"])
+    assert proxy["ports"] and "expose" not in proxy
+    assert re.search(r"^\s*resolver\s+127\.0\.0\.11\b", nginx, re.M)
+    upstream = re.search(r"upstream\s+(\w+)\s*\{(.*?)\}", nginx, re.S)
+    assert upstream, "an upstream block"
+    name, body = upstream.groups()
+    assert re.search(r"^\s*zone\s+\w+", body, re.M), "`resolve` needs a shared zone"
+    assert re.search(r"^\s*server\s+web:8000\b[^;]*\bresolve\b", body, re.M)
+    assert re.findall(r"proxy_pass\s+http://(\w+);", nginx) and set(re.findall(r"proxy_pass\s+http://(\w+);", nginx)) == {name}
+
+
+def test_the_client_address_reaches_the_rate_limits(compose, nginx):
+    header = compose["services"]["web"]["environment"]["RATELIMIT_IP_META_KEY"]
+    assert header == "HTTP_X_REAL_IP"
+    assert re.search(r"proxy_set_header\s+X-Real-IP\s+\$remote_addr;", nginx)
+
+
+def test_compression_is_nginx_s_and_spares_staff_pages(nginx):
+    # BREACH: Django never compresses (it cannot tell which pages hold secrets); nginx compresses public pages.
+    assert "django.middleware.gzip.GZipMiddleware" not in settings.MIDDLEWARE
+    from tournament.settings import base
+
+    assert "django.middleware.gzip.GZipMiddleware" not in base.MIDDLEWARE
+    assert re.search(r"^\s*gzip\s+on;", nginx, re.M)
+    level = re.search(r"^\s*gzip_comp_level\s+(\d);", nginx, re.M)
+    assert level and 4 <= int(level.group(1)) <= 6
+    types = re.search(r"gzip_types([^;]*);", nginx).group(1).split()
+    assert {"application/json", "text/css", "application/javascript"} <= set(types)
+    private = re.search(r"location\s+~\s+\^/\(([\w|]+)\)/\s*\{([^}]*)\}", nginx)
+    assert private, "a location for the staff pages"
+    assert set(private.group(1).split("|")) == set(STAFF_PREFIXES)
+    assert re.search(r"^\s*gzip\s+off;", private.group(2), re.M)
+
+
+def test_the_staff_prefixes_are_the_apps_own():
+    """A renamed staff area would silently be compressed again: the prefixes must exist in the URLconf."""
+    top = {str(pattern.pattern).split("/")[0] for pattern in get_resolver().url_patterns}
+    nested = {str(p.pattern).split("/")[0] for pattern in get_resolver().url_patterns
+              if str(pattern.pattern) == "" and hasattr(pattern, "url_patterns") for p in pattern.url_patterns}
+    for prefix in STAFF_PREFIXES:
+        assert prefix in top | nested, prefix
+
+
+def dockerfile_command() -> list[str]:
+    line = next(line for line in (ROOT / "Dockerfile").read_text().splitlines() if line.startswith("CMD "))
+    return json.loads(line[len("CMD "):])
+
+
+def test_the_image_serves_and_gets_signals():
+    """`sh -c "exec gunicorn …"`: gunicorn is PID 1, so `docker compose stop` or scaling down lets it finish
+    the requests under way."""
+    shell, flag, script = dockerfile_command()
+    assert (shell, flag) == ("sh", "-c")
+    assert script.startswith("exec gunicorn tournament.wsgi:application ")
+    assert "--bind 0.0.0.0:8000" in script

@@ -564,7 +564,8 @@ def _assignments(stage: Stage) -> dict[int, list]:
 def links_page(request, event, stage):
     stage = _stage(event, stage)
     draws = _released_draws(stage)
-    tables = _seating_by_table(draws.get(1))
+    # Hong Kong seats every game anew (R8.2): the referee at a table needs to see who sits there now.
+    tables = _seating_by_table(draws[max(draws)] if draws else None)
     live = link_services.live_links(stage)
     assigned = _assignments(stage)
     rows = []

@@ -575,3 +575,17 @@ def test_stage_page_query_count_with_2_tables(client, django_assert_max_num_quer
 
 def test_stage_page_query_count_with_32_tables_is_the_same(client, django_assert_max_num_queries):
     stage_page_queries(client, django_assert_max_num_queries, 128)
+
+
+def test_links_page_shows_who_sits_at_each_table_now_after_hong_kong_movement_r8_2(client):
+    stage = released_stage(8, format=Event.Format.HONG_KONG, ruleset=Event.Ruleset.HK_2016)
+    chief = make_staff(stage.event.festival, "chief referee")
+    client.force_login(make_staff(stage.event.festival, "organiser"))
+    play(stage, chief, games=[1])  # the last confirmation seats game 2 by movement
+    game2 = seating_draw(stage, 2)
+    assert game2.game == 2
+    rows = client.get(url("board-links", stage, stage=stage.number)).context["rows"]
+    shown = {row["number"]: sorted(seat.registration_id for seat in row["seats"]) for row in rows}
+    assert shown == {table.number: sorted(s.registration_id for s in table.seats.all()) for table in game2.tables.all()}
+    assert shown != {table.number: sorted(s.registration_id for s in table.seats.all())
+                     for table in seating_draw(stage, 1).tables.all()}

@@ -197,6 +197,11 @@ def board_context(request, event: Event, form: BoardFilterForm, **extra) -> dict
     only_warnings = bool(wanted.get("warnings"))
     shown = [row for row in rows if row["warnings"]] if only_warnings else rows
     query = {"stage": stage.number if stage else None, "game": game, "warnings": "1" if only_warnings else None}
+    # The chief referee stays on the game they were confirming; once it is complete and the next one is seated
+    # (Hong Kong movement seats it by itself, R8.2), say so rather than leave them on a finished game.
+    following = games[game] if games and game < len(games) else None
+    next_game_url = (_board_url(event, stage=stage.number, game=following["game"])
+                     if following and following["draw"] is not None and games[game - 1]["complete"] else "")
     context = {
         "festival": event.festival, "event": event, "stages": stages, "stage": stage, "games": games,
         "game": game, "draw": draw, "rows": shown, "total": len(rows),
@@ -204,7 +209,8 @@ def board_context(request, event: Event, form: BoardFilterForm, **extra) -> dict
         "with_warnings": sum(1 for row in rows if row["warnings"]),
         "only_warnings": only_warnings, "query": query, "poll_url": _board_url(event, **query),
         "now": timezone.now(), "correction_warnings": _correction_warnings(event),
-        "is_organiser": request.is_organiser,
+        "is_organiser": request.is_organiser, "next_game": following["game"] if next_game_url else None,
+        "next_game_url": next_game_url,
     }
     context.update(extra)
     return context

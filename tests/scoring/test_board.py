@@ -589,3 +589,16 @@ def test_links_page_shows_who_sits_at_each_table_now_after_hong_kong_movement_r8
     assert shown == {table.number: sorted(s.registration_id for s in table.seats.all()) for table in game2.tables.all()}
     assert shown != {table.number: sorted(s.registration_id for s in table.seats.all())
                      for table in seating_draw(stage, 1).tables.all()}
+
+
+def test_board_on_a_finished_game_points_to_the_next_seated_game_r8_2(client):
+    stage = released_stage(8, format=Event.Format.HONG_KONG, ruleset=Event.Ruleset.HK_2016)
+    chief = make_staff(stage.event.festival, "chief referee")
+    client.force_login(chief)
+    play(stage, chief, games=[1])  # movement seats game 2
+    finished = client.get(reverse("board", kwargs=ev(stage)), {"stage": stage.number, "game": 1})
+    assert finished.context["next_game"] == 2
+    assert "Every table of game 1 is confirmed." in finished.content.decode()
+    assert finished.context["next_game_url"].endswith(f"stage={stage.number}&game=2")
+    current = client.get(reverse("board", kwargs=ev(stage)))
+    assert current.context["game"] == 2 and current.context["next_game"] is None

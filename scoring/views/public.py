@@ -359,11 +359,9 @@ def _player_context(request, festival, event, number):
     played = {(r.stage, r.game) for r in mine}
     next_table = _next_table(event, registration, played) if event.public_draw else None
     if next_table and mine and event.format == Event.Format.HONG_KONG and mine[-1].stage == next_table["stage"].number:
-        # R8.2: after every game the top two of each table move up a table (table 1 is the top).
-        came_from = mine[-1].table
-        next_table["came_from"] = came_from
-        next_table["moved"] = ("up" if next_table["table"] < came_from else
-                               "down" if next_table["table"] > came_from else "stays")
+        # R8.2: after every game the top two of each table move up a table (k → k+1, the last → 1), the rest stay.
+        next_table["came_from"] = mine[-1].table
+        next_table["moved"] = "stays" if next_table["table"] == mine[-1].table else "up"
     return {
         "festival": event.festival, "event": event, "registration": registration, "games": games, "line": line,
         "rank": (f"{line.rank}=" if line.tied else str(line.rank)) if line and line.games else "",

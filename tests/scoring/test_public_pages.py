@@ -407,8 +407,8 @@ def test_public_pages_use_a_constant_number_of_queries(client, django_assert_max
     assert len(rows) == players
 
 
-def test_hong_kong_player_page_says_who_moved_up_down_or_stays_r8_2(client):
-    stage = released_stage(8, format=Event.Format.HONG_KONG, ruleset=Event.Ruleset.HK_2016)
+def test_hong_kong_player_page_says_who_moved_up_a_table_or_stays_r8_2(client):
+    stage = released_stage(12, format=Event.Format.HONG_KONG, ruleset=Event.Ruleset.HK_2016)
     event = stage.event
     play_game(stage, 1, chief_of(event), random.Random(2))  # confirming the last table seats game 2 (R8.2)
     moved = {}
@@ -419,7 +419,8 @@ def test_hong_kong_player_page_says_who_moved_up_down_or_stays_r8_2(client):
         nxt = response.context["next"]
         assert nxt["game"] == 2 and nxt["came_from"] == game.table
         moved[(game.table, nxt["table"])] = moved.get((game.table, nxt["table"]), 0) + 1
-        label = {"up": "Moved up from table", "down": "Moved down from table", "stays": "Stays at table"}[nxt["moved"]]
+        label = {"up": "Moved up from table", "stays": "Stays at table"}[nxt["moved"]]
         assert f"{label} {game.table}" in text(response)
-    # Two tables: the top two of table 2 go up, the bottom two of table 1 go down, the rest stay.
-    assert moved == {(1, 1): 2, (1, 2): 2, (2, 1): 2, (2, 2): 2}
+        assert (nxt["moved"] == "up") == (game.win or nxt["table"] != game.table)
+    # R8.2: the top two of each table move to the next one (the last table's to table 1), the bottom two stay.
+    assert moved == {(1, 2): 2, (2, 3): 2, (3, 1): 2, (1, 1): 2, (2, 2): 2, (3, 3): 2}

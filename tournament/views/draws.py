@@ -40,7 +40,8 @@ def tables_of(seats, violations=()):
 
 
 def current_draw(stage: Stage):
-    return stage.draws.exclude(status=Draw.Status.DISCARDED).order_by("game", "-created_at").first()
+    """The seating players need now: Hong Kong seats every later game by movement (R8.2), so the latest game."""
+    return stage.draws.exclude(status=Draw.Status.DISCARDED).order_by("-game", "-created_at").first()
 
 
 def _back(event):

@@ -104,6 +104,17 @@ def test_the_page_is_not_cached_and_not_indexed(client):
     assert 'name="robots" content="noindex"' in response.content.decode()
 
 
+def test_the_link_never_leaves_in_a_referer_yet_the_pages_own_forms_keep_their_origin(client):
+    """The token must not reach other sites in a Referer header. `no-referrer` did that, but it also makes
+    browsers send `Origin: null` with the page's own forms, which the CSRF check refuses: withdrawing and the
+    desk's check-in button failed in Chromium (tests/e2e/test_e2e_day.py). These policies send at most the
+    origin, never the path that holds the token, and keep the real Origin on same-origin posts."""
+    player = make_player(make_festival())
+    html = client.get(player.get_absolute_url()).content.decode()
+    policy = re.search(r'<meta name="referrer" content="([^"]*)">', html)
+    assert policy is not None and policy.group(1) in {"strict-origin", "origin"}
+
+
 # --- withdraw ---------------------------------------------------------------------------------------------
 
 

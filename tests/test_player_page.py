@@ -274,7 +274,7 @@ def _festival_with_events(count: int):
     festival = make_festival()
     player = make_player(festival)
     for n in range(count):
-        event = open_event(festival, days_ahead=10 + n, capacity=1)
+        event = open_event(festival, days_ahead=10 + n, capacity=1, checkin_override="open")
         make_registration(event)  # someone else holds the place …
         make_registration(event, player, status=Registration.Status.WAITLISTED)  # … so ours waits
         open_event(festival, days_ahead=30 + n)  # and one more open event to offer
@@ -314,7 +314,7 @@ def _desk_url(name, registration):
 
 def test_the_desk_sees_check_in_buttons_that_post_back_to_this_page(client):
     player = make_player(make_festival())
-    registration = make_registration(open_event(player.festival), player)
+    registration = make_registration(open_event(player.festival, checkin_override="open"), player)
     client.force_login(make_staff(player.festival, DESK))
 
     body = client.get(player.get_absolute_url()).content.decode()
@@ -358,3 +358,24 @@ def test_the_desk_button_checks_the_player_in_when_check_in_is_open(client):
     assert response["Location"] == player.get_absolute_url()
     registration.refresh_from_db()
     assert registration.is_checked_in
+
+
+def test_once_check_in_closes_the_desk_sees_it_closed_instead_of_a_button_r9(client):
+    player = make_player(make_festival())
+    registration = make_registration(open_event(player.festival, checkin_override="closed"), player)
+    client.force_login(make_staff(player.festival, DESK))
+
+    body = client.get(player.get_absolute_url()).content.decode()
+
+    assert _desk_url("desk-checkin", registration) not in body
+    assert "Check-in closed" in body
+
+
+def test_a_checked_in_player_is_not_offered_a_withdrawal_the_service_would_refuse(client):
+    player = make_player(make_festival())
+    registration = make_registration(open_event(player.festival), player, checked_in_at=timezone.now())
+
+    body = client.get(player.get_absolute_url()).content.decode()
+
+    assert withdraw_url(player, registration) not in body
+    assert "You are already checked in. Please tell the desk." in body

@@ -85,7 +85,10 @@ def player_page(request, token):
     is_desk = has_role(request.user, festival, DESK)
     for registration in registrations:
         registration.seat = seats.get(registration.pk)
-        registration.can_withdraw = registration.is_active and registration.event.withdrawal_is_open(now)
+        # The service refuses a checked-in player's withdrawal (the desk handles it): do not offer it.
+        registration.can_withdraw = (registration.is_active and not registration.is_checked_in
+                                     and registration.event.withdrawal_is_open(now))
+        registration.checkin_closed = not registration.event.checkin_is_open(now)
         registration.desk = (
             _desk_urls(festival, registration, request.path)
             if is_desk and registration.status == Registration.Status.REGISTERED

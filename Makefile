@@ -59,3 +59,13 @@ check-deploy: setup
 .PHONY: two-servers
 two-servers: setup
 	$(PY) -m loadtest.two_servers $(TWO_SERVERS_ARGS)
+
+# A consistent, timestamped copy of the database in use (SQLite file or DATABASE_URL) in backups/, safe while
+# the app runs (docs/backup.md). BACKUP_ARGS="--output-dir /mnt/usb" to write it elsewhere.
+backup: setup
+	$(PY) manage.py backup $(BACKUP_ARGS)
+
+# make restore FILE=backups/…: into an EMPTY database only; FORCE=1 replaces one that holds data.
+restore: setup
+	@test -n "$(FILE)" || { echo "usage: make restore FILE=backups/<name>.sqlite3|.dump [FORCE=1]" >&2; exit 2; }
+	$(PY) manage.py restore "$(FILE)" $(if $(FORCE),--force)

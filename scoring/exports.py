@@ -15,11 +15,23 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
 from rules.rulesets import get_ruleset
-from tournament.models import ConductRecord, Event, Lot, Registration, Stage, StageEntry
+from tournament.models import (
+    AuditEntry,
+    ConductRecord,
+    Draw,
+    Event,
+    Festival,
+    Lot,
+    Registration,
+    Seat,
+    Stage,
+    StageEntry,
+)
 from tournament.services.errors import ServiceError
 from tournament.services.imports import CONTENT_TYPES, neutralise
 
 from .models import ScoreSheet, SheetSeat, WordTurn
+from .services.conduct import KEPT_ACTION
 from .standings import event_standings
 
 SCHEMA = "rummikub-event/1"
@@ -56,6 +68,39 @@ def dumps(data) -> str:
 
 def _iso(moment):
     return moment.isoformat() if moment else None
+
+
+# Event settings a re-import needs (issue 7) beyond the documented core, copied as they are (times as ISO text).
+EVENT_SETTINGS = (
+    "capacity", "registration_opens_at", "registration_closes_at", "withdrawal_deadline", "checkin_opens_at",
+    "checkin_closes_at", "checkin_override", "numbering", "numbering_seed", "numbers_assigned_at", "stage_games",
+    "final_games", "rotation_games", "first_seating", "avoid_same_affiliation", "avoid_repeat_opponents",
+    "spread_seeds", "public_draw", "public_standings", "public_scores",
+)
+
+
+def _festival(festival: Festival) -> dict:
+    return {
+        "slug": festival.slug, "name": festival.name, "venue": festival.venue,
+        "starts_on": festival.starts_on.isoformat(), "ends_on": festival.ends_on.isoformat(),
+        "contact": festival.contact, "languages": festival.languages, "timezone": festival.timezone,
+    }
+
+
+def _event_settings(event: Event) -> dict:
+    values = {name: getattr(event, name) for name in EVENT_SETTINGS}
+    return {name: _iso(value) if hasattr(value, "isoformat") else value for name, value in values.items()}
+
+
+def _kept_playing(event: Event, by_player: dict[int, list[ConductRecord]]) -> dict[int, list[dict]]:
+    """The chief referee's decisions to keep a player on a third warning (R9; kept in the audit log)."""
+    if not any(sum(c.kind == ConductRecord.Kind.WARNING for c in records) >= 3 for records in by_player.values()):
+        return {}  # nobody can have such a decision: spare the query
+    kept: dict[int, list[dict]] = {}
+    for entry in AuditEntry.objects.filter(event=event, action=KEPT_ACTION).order_by("at", "id"):
+        kept.setdefault(entry.target_id, []).append(
+            {"warnings": int((entry.after or {}).get("warnings", 0)), "note": entry.reason, "at": _iso(entry.at)})
+    return kept
 
 
 def player_status(registration: Registration, left: dict[int, ConductRecord]) -> str:
@@ -102,6 +147,29 @@ def _add_word_turns(event: Event, tables: dict[tuple[int, int], dict[int, dict]]
         })
 
 
+def _draws(event: Event) -> dict[int, list[dict]]:
+    """Every released seating (issue 7: the one being played too), by stage id — one query."""
+    seats = (Seat.objects.filter(draw__stage__event=event, draw__status=Draw.Status.RELEASED)
+             .select_related("draw", "table").order_by("draw__stage_id", "draw__game", "table__number", "position"))
+    by_stage: dict[int, dict[int, dict]] = {}
+    for seat in seats:
+        draw = seat.draw
+        draws = by_stage.setdefault(draw.stage_id, {})
+        exported = draws.get(draw.pk)
+        if exported is None:
+            exported = draws[draw.pk] = {
+                "game": draw.game, "method": draw.method, "seed": draw.seed,
+                "algorithm_version": draw.algorithm_version, "constraints": draw.constraints,
+                "violations": draw.violations, "swaps": draw.swaps, "created_at": _iso(draw.created_at),
+                "released_at": _iso(draw.released_at), "tables": [],
+            }
+        tables = exported["tables"]
+        if not tables or tables[-1]["number"] != seat.table.number:
+            tables.append({"number": seat.table.number, "seats": []})
+        tables[-1]["seats"].append(seat.registration_id)
+    return {stage_id: list(draws.values()) for stage_id, draws in by_stage.items()}
+
+
 def _stages(event: Event, stages: list[Stage]) -> list[dict]:
     lines = (SheetSeat.objects.filter(sheet__stage__event=event, sheet__status=ScoreSheet.Status.CONFIRMED)
              .select_related("sheet").order_by("sheet__stage__number", "sheet__game", "sheet__table_number",
@@ -115,6 +183,8 @@ def _stages(event: Event, stages: list[Stage]) -> list[dict]:
             table = games[sheet.table_number] = {
                 "number": sheet.table_number, "end": sheet.end, "version": sheet.version,
                 "confirmed_at": _iso(sheet.decided_at), "seats": [],
+                "warnings": sheet.warnings, "submitted_at": _iso(sheet.submitted_at),
+                "submitted_via": sheet.submitted_via, "reason": sheet.reason,
             }
         table["seats"].append(_seat(line))
     if event.game == Event.Game.WORD:  # Rummikub Word (R10): the per-turn record, one more query
@@ -123,6 +193,7 @@ def _stages(event: Event, stages: list[Stage]) -> list[dict]:
     for stage_id, registration_id in StageEntry.objects.filter(stage__event=event).order_by(
             "registration_id").values_list("stage_id", "registration_id"):
         entries.setdefault(stage_id, []).append(registration_id)
+    draws = _draws(event)
     out = []
     for index, stage in enumerate(stages):
         following = stages[index + 1] if index + 1 < len(stages) else None
@@ -136,6 +207,7 @@ def _stages(event: Event, stages: list[Stage]) -> list[dict]:
                 {"index": game, "tables": [t for _n, t in sorted(tables.get((stage.pk, game), {}).items())]}
                 for game in range(1, max([stage.games, *played]) + 1)
             ],
+            "draws": draws.get(stage.pk, []),
         })
     return out
 
@@ -148,7 +220,7 @@ def _lots(event: Event) -> list[dict]:
         out.append({
             "stage": lot.stage.number, "game": lot.game, "table": lot.table_number, "purpose": lot.purpose,
             "players": [int(p) for p in lot.players], "numbers": {str(p): n for p, n in numbers.items()},
-            "winner": order[0] if order else None, "order": order, "seed": lot.seed,
+            "winner": order[0] if order else None, "order": order, "seed": lot.seed, "at": _iso(lot.created_at),
         })
     return out
 
@@ -160,13 +232,16 @@ def event_export(event: Event) -> dict:
         F("number").asc(nulls_last=True), "created_at", "id"))
     stages = list(Stage.objects.filter(event=event).select_related("event").order_by("number"))
     standings = event_standings(event)
+    kept = _kept_playing(event, by_player)
     return {
         "schema": SCHEMA,
+        "festival": _festival(event.festival),
         "event": {
             "slug": event.slug, "name": event.name, "festival": event.festival.slug, "format": event.format,
             "game": event.game, "starts_at": _iso(event.starts_at), "ends_at": _iso(event.ends_at),
             "ruleset": get_ruleset(event.ruleset).to_dict(), "tiebreaks": list(event.standings_criteria()),
             "ranking_points": event.ranking_points_table(),
+            **_event_settings(event),
         },
         "players": [
             {
@@ -174,6 +249,9 @@ def event_export(event: Event) -> dict:
                 "birth_year": r.player.birth_year, "status": player_status(r, left),
                 "registration_status": r.status, "checked_in": r.checked_in_at is not None,
                 "ranking_id": r.player.ranking_id,
+                "contact": r.player.contact, "registered_at": _iso(r.created_at), "queued_at": _iso(r.queued_at),
+                "checked_in_at": _iso(r.checked_in_at), "withdrawn_at": _iso(r.withdrawn_at),
+                "seed_rank": r.seed_rank, "kept_playing": kept.get(r.pk, []),
                 "conduct": [
                     {"kind": c.kind, "stage": c.stage.number if c.stage else None, "game": c.game, "note": c.note,
                      "at": _iso(c.created_at)}

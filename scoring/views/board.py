@@ -247,7 +247,7 @@ def quick_confirm(request, event, sheet_id):
                 "table": sheet.table_number, "game": sheet.game}
     if request.htmx:
         return render(request, "scoring/board/_board.html",
-                      board_context(request, event, form, error=error, notice=notice))
+                      board_context(request, event, form, error=error, notice=notice, acted_on=sheet.pk))
     if error:
         messages.error(request, error)
     else:

@@ -6,6 +6,7 @@ import re
 import pytest
 from django.urls import URLPattern, URLResolver, get_resolver
 
+from tests.csp_markup import csp_problems, is_html
 from tests.factories import make_event, make_registration, make_staff
 
 pytestmark = pytest.mark.django_db
@@ -61,5 +62,8 @@ def test_every_route_answers_without_a_server_error(client, world, who, values):
         for response in (client.get(path), client.get(path, {"q": "\x00" * 3, "page": "-1", "status": "🙂"}),
                          client.post(path, HOSTILE_POST)):
             assert response.status_code < 500, (path, response.status_code)
+            # Error and refusal pages too: nothing in them may need what the Content-Security-Policy blocks.
+            problems = csp_problems(response.content.decode()) if is_html(response) else []
+            assert not problems, (path, problems)
         checked += 1
     assert checked > 20

@@ -26,3 +26,9 @@ def server_error(request):
 
 def rate_limited(request, exception=None):
     return _error(request, 429, _("Too many requests"), _("Too many attempts from this connection. Please wait a minute and try again."))
+
+
+def csrf_failure(request, reason=""):
+    """Django's own page styles itself inline, which the Content-Security-Policy blocks, and is English only."""
+    return _error(request, 403, _("The form has expired"),
+                  _("This page was open too long or was sent from elsewhere. Go back, reload the page and try again."))

@@ -476,6 +476,8 @@ def set_ranking_points(*, event: Event, text: str, actor: Actor) -> Event:
     with transaction.atomic():
         event = Event.objects.select_for_update().select_related("festival").get(pk=event.pk)
         before = event.ranking_points
+        if before == value:  # saved again unchanged (a phone sending twice): nothing to record
+            return event
         event.ranking_points = value
         event.save(update_fields=["ranking_points"])
         record(actor=actor, action="event.ranking_points", target=event, event=event,

@@ -122,6 +122,13 @@ def test_organiser_reopens_check_in_after_the_schedule_and_can_return_to_it(even
     assert not refresh(event).checkin_is_open(AFTER_CHECKIN) and refresh(event).checkin_is_open(IN_CHECKIN)
 
 
+def test_the_same_check_in_setting_again_records_nothing_more(event, organiser):
+    """A phone sending the tap twice (found by tests/fuzz): one audit entry, not two."""
+    for _ in range(2):
+        set_checkin_override(event=event, override=Event.CheckinOverride.CLOSED, actor=organiser)
+    assert AuditEntry.objects.filter(action="checkin.override").count() == 1
+
+
 @pytest.mark.parametrize("override", ["maybe", "OPEN", "x" * 500, None])
 def test_unknown_override_is_refused(event, organiser, override):
     with pytest.raises(ServiceError):

@@ -121,6 +121,9 @@ def keep_playing(*, event: Event, registration: Registration, note: str, actor: 
                                code="nothing_to_decide")
         if ConductRecord.objects.filter(registration=registration, kind__in=ConductRecord.LEAVES_EVENT).exists():
             raise ServiceError(_("This player already left the event."), code="already_left")
+        decided = AuditEntry.objects.filter(event=event, action=KEPT_ACTION, target_id=registration.pk)
+        if any(int((after or {}).get("warnings", 0)) >= warnings for after in decided.values_list("after", flat=True)):
+            return warnings  # already decided at this many warnings (a phone sending twice): nothing to record
         record(actor=actor, action=KEPT_ACTION, target=registration, event=event, reason=note,
                after={"registration": registration.pk, "number": registration.number, "warnings": warnings})
     return warnings

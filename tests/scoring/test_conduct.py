@@ -72,6 +72,20 @@ def test_the_third_warning_asks_the_chief_referee_to_decide_r9(client, seven):
     assert conduct.pending_decisions(event) == [(player.pk, 4)]
 
 
+def test_the_decision_to_keep_a_player_sent_twice_is_recorded_once(seven):
+    """A phone sending the decision twice (found by tests/fuzz); a later warning asks again."""
+    stage, chief_user = seven
+    chief, player = Actor(user=chief_user), at_table(stage, 1)[0]
+    for _count in range(3):
+        conduct.record_conduct(event=stage.event, registration=player, kind=Kind.WARNING, note="x", actor=chief)
+    for _sent in range(2):
+        conduct.keep_playing(event=stage.event, registration=player, note="Apologised", actor=chief)
+    assert AuditEntry.objects.filter(action=conduct.KEPT_ACTION, target_id=player.pk).count() == 1
+    conduct.record_conduct(event=stage.event, registration=player, kind=Kind.WARNING, note="x", actor=chief)
+    conduct.keep_playing(event=stage.event, registration=player, note="Once more", actor=chief)
+    assert AuditEntry.objects.filter(action=conduct.KEPT_ACTION, target_id=player.pk).count() == 2
+
+
 def test_disqualification_is_previewed_with_the_merge_proposal_before_it_applies(client, seven):
     stage, chief = seven
     event = stage.event

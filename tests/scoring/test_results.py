@@ -279,6 +279,15 @@ def test_organiser_saves_the_ranking_points_table_with_an_audit_entry(client):
     assert [row.ranking_points for row in event_results(event).rows] == [100, 70, 50, 0]
 
 
+def test_saving_the_same_ranking_points_again_records_nothing_more(client):
+    """A phone sending the form twice (found by tests/fuzz): one audit entry, not two."""
+    stage, _seats = played_busan_final()
+    client.force_login(make_staff(stage.event.festival, "organiser"))
+    for _ in range(2):
+        assert client.post(points_url(stage.event), {"ranking_points": "100,70,50"}).status_code == 302
+    assert AuditEntry.objects.filter(action="event.ranking_points").count() == 1
+
+
 @pytest.mark.parametrize("role", [None, "desk", "referee", "chief referee", "other organiser"])
 def test_only_the_festivals_organiser_edits_ranking_points(client, role):
     stage, _seats = played_busan_final(ranking_points="1")

@@ -37,7 +37,8 @@ class DeskActionForm(forms.Form):
         if not self.is_valid():
             return ""
         target = self.cleaned_data["next"]
-        if target and url_has_allowed_host_and_scheme(
+        # Only a path: redirect() would take a bare word for a URL name ("xxx" → NoReverseMatch, a 500).
+        if target.startswith("/") and url_has_allowed_host_and_scheme(
             target, allowed_hosts={request.get_host()}, require_https=request.is_secure()
         ):
             return target

@@ -75,6 +75,8 @@ def set_checkin_override(*, event: Event, override: str, actor: Actor) -> Event:
                 _("Player numbers are already assigned; check-in cannot be reopened."), code="numbered"
             )
         before = event.checkin_override
+        if before == override:  # the same tap again (a phone sending twice): nothing to record
+            return event
         event.checkin_override = override
         event.save(update_fields=["checkin_override"])
         record(actor=actor, action="checkin.override", target=event, event=event, before={"override": before},

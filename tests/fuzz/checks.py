@@ -1,0 +1,66 @@
+"""What a whole write looks like (issue 7): after any accepted request, the database tells one consistent
+story. Each check is a query for rows that break a rule; every one must come back empty."""
+
+from django.db.models import Count, F, Q
+
+from scoring.models import RefereeAssignment, ScoreSheet, SheetSeat
+from tournament.models import AuditEntry, ConductRecord, Event, Registration, Seat
+from tournament.permissions import REFEREE, has_role
+
+S = Registration.Status
+
+
+def broken_rules() -> dict[str, list]:
+    """Rule → offending rows (ids). Empty when the database is consistent."""
+    full = [e.pk for e in Event.objects.annotate(
+        taken=Count("registrations", filter=Q(registrations__status=S.REGISTERED))).filter(taken__gt=F("capacity"))]
+    sheet_seats = SheetSeat.objects.values("sheet").annotate(n=Count("id"))
+    seated = {}
+    for sheet in ScoreSheet.objects.select_related("draw"):
+        seated[sheet.pk] = Seat.objects.filter(draw=sheet.draw, table__number=sheet.table_number).count()
+    wrong_size = [row["sheet"] for row in sheet_seats if row["n"] != seated.get(row["sheet"])]
+    empty = [pk for pk in seated if not SheetSeat.objects.filter(sheet_id=pk).exists()]
+    return {
+        "registration of a player from another festival": list(
+            Registration.objects.exclude(player__festival=F("event__festival")).values_list("pk", flat=True)),
+        "more registered than places": full,
+        "withdrawn without a time, or a time without withdrawing": list(Registration.objects.filter(
+            Q(status=S.WITHDRAWN, withdrawn_at__isnull=True) | (~Q(status=S.WITHDRAWN) & Q(withdrawn_at__isnull=False))
+        ).values_list("pk", flat=True)),
+        "waiting without a place in line": list(
+            Registration.objects.filter(status=S.WAITLISTED, queued_at__isnull=True).values_list("pk", flat=True)),
+        "seat at another draw's table": list(Seat.objects.exclude(table__draw=F("draw")).values_list("pk", flat=True)),
+        "seat for another event's player": list(
+            Seat.objects.exclude(registration__event=F("draw__stage__event")).values_list("pk", flat=True)),
+        "sheet whose lines are not its table's seats": wrong_size + empty,
+        "sheet line of a player not at the table": [
+            line.pk for line in SheetSeat.objects.select_related("sheet")
+            if not Seat.objects.filter(draw=line.sheet.draw, table__number=line.sheet.table_number,
+                                       registration_id=line.registration_id, position=line.position).exists()],
+        "sheet without its audit entry": [
+            pk for pk in ScoreSheet.objects.values_list("pk", flat=True)
+            if not AuditEntry.objects.filter(target_type="scoresheet", target_id=pk).exists()],
+        "conduct record of another event's player": list(
+            ConductRecord.objects.exclude(registration__event=F("event")).values_list("pk", flat=True)),
+        "conduct record in another event's round": list(ConductRecord.objects.filter(stage__isnull=False)
+                                                        .exclude(stage__event=F("event")).values_list("pk", flat=True)),
+        "referee assigned who may not referee at the festival": [  # organisers and superusers hold every role
+            a.pk for a in RefereeAssignment.objects.select_related("stage__event__festival", "referee")
+            if not has_role(a.referee, a.stage.event.festival, REFEREE)],
+    }
+
+
+# Nothing of these is ever deleted (DESIGN.md: sheets, draws, registrations, and their history).
+KEPT = {"tournament.AuditEntry", "tournament.Registration", "tournament.Player", "tournament.Draw",
+        "tournament.Seat", "tournament.DrawTable", "tournament.Stage", "tournament.Lot", "tournament.ConductRecord",
+        "scoring.ScoreSheet", "scoring.SheetSeat", "scoring.WordTurn", "scoring.TableLink"}
+
+
+def assert_whole(changed: dict, deleted: dict, what: str) -> None:
+    """An accepted change left an audit entry (one transaction, audit record), lost nothing that is kept,
+    and broke no rule."""
+    assert "tournament.AuditEntry" in changed, f"{what}: changed {sorted(changed)} without an audit entry"
+    lost = {label: pks for label, pks in deleted.items() if label in KEPT}
+    assert not lost, f"{what}: deleted {lost}"
+    broken = {rule: rows for rule, rows in broken_rules().items() if rows}
+    assert not broken, f"{what}: the change left {broken}"

@@ -1,0 +1,254 @@
+"""What the fuzzer types into fields (issue 7): each kind of field has values a careful user would send and
+the hostile ones — huge and negative numbers, floats, NaN and Infinity, HTML and script, unicode, RTL and
+NUL characters, very long strings, wrong types (a list, an object, null), and ids of other events, other
+festivals and of nothing at all.
+
+A kind is a function of the request's context (`Aim`) returning a hypothesis strategy for one field's value,
+so ids can be this event's (often) or anyone's.
+"""
+
+from collections.abc import Callable
+from dataclasses import dataclass, field
+
+from hypothesis import strategies as st
+
+# Markers of text that must never reach a page unescaped. Each is a complete tag an attacker would try.
+SCRIPT = "<script>alert(1)</script>"
+IMG = '"><img src=x onerror=alert(1)>'
+PAYLOADS = (SCRIPT, IMG, "'><svg onload=alert(1)>")
+RAW_MARKERS = ("<script>alert(", "<img src=x onerror", "<svg onload")
+
+HUGE_NUMBERS = ["99999999999999999999", str(2**31), str(2**63), str(2**64), "1" * 400, "-1", "-0", "0",
+                "-99999999999", "1.5", "1e309", "-1e309", "1e3", "0x10", "NaN", "nan", "Infinity", "-Infinity",
+                "inf", "١٢", "１２", " 3 ", "+3", "3\x00", "--1", "1_000"]
+WRONG_TYPES = ["[]", "{}", "null", "None", "undefined", "true", "[object Object]", '{"a": 1}', '["1", "2"]', "",
+               " ", "\x00", "\ufeff", "\u202e1", "🙂", "%00", "%s%s%n", "{0}", "%(name)s", "' OR 1=1 --",
+               "../../etc/passwd", "javascript:alert(1)", "\r\n\r\nSet-Cookie: x=1"]
+UNICODE = ["김민준", "陳大文", "مرحبا", "\u202eevil\u202c", "a\u0301", "Ｚｅｎ", "\u200b", "𝕏", "\U0010ffff", "e\u0000x"]
+
+hostile_text = st.one_of(
+    st.sampled_from(PAYLOADS + tuple(WRONG_TYPES) + tuple(UNICODE) + tuple(HUGE_NUMBERS)),
+    st.text(max_size=40),
+    st.builds(lambda s, p: s + p, st.text(max_size=10), st.sampled_from(PAYLOADS)),
+    st.integers(min_value=300, max_value=20_000).map(lambda n: "x" * n),
+    st.just("\u202e" * 3000),
+)
+hostile_number = st.one_of(
+    st.sampled_from(HUGE_NUMBERS),
+    st.integers().map(str),
+    st.floats(allow_nan=True, allow_infinity=True).map(repr),
+)
+hostile = st.one_of(hostile_text, hostile_number)
+
+
+def payload_text(base: str) -> st.SearchStrategy[str]:
+    """A plausible text with a hostile tag in it: a form that keeps it must show it escaped everywhere."""
+    return st.sampled_from(PAYLOADS).map(lambda p: f"{base} {p}")
+
+
+@dataclass
+class Aim:
+    """What a request is aimed at: the world, the event in its address (if any) and what the address names."""
+
+    world: object
+    event: object | None = None
+    seats: list = field(default_factory=list)  # the table's seats, for a score sheet's fields
+    extra: dict = field(default_factory=dict)
+
+    def pick(self, mine: list, everyone: list, nonsense=(0, 2**31, 2**63)) -> st.SearchStrategy:
+        """An id: this event's (most often), anyone's (another event's, another festival's), or nobody's."""
+        return st.sampled_from([str(v) for v in list(mine) * 4 + list(everyone) + list(nonsense)])
+
+
+Kind = Callable[[Aim], st.SearchStrategy]
+
+
+def choice(*values: str) -> Kind:
+    return lambda aim: st.sampled_from(values)
+
+
+def text(*examples: str) -> Kind:
+    """Free text a form stores (a reason, a note, a name), always with a tag in it: whatever a form keeps
+    must then be shown escaped (the fuzzer walks the pages after such a write)."""
+    plain = st.sampled_from(examples or ("ok",))
+    return lambda aim: plain.flatmap(payload_text)
+
+
+def number(low: int, high: int) -> Kind:
+    return lambda aim: st.integers(min_value=low, max_value=high).map(str)
+
+
+def id_of(mine: Callable, everyone: Callable) -> Kind:
+    return lambda aim: aim.pick(mine(aim), everyone(aim))
+
+
+def seat_registration(aim: Aim) -> st.SearchStrategy:
+    # The position is not known here: any registration seated at the table, or someone else's.
+    return aim.pick([s.registration_id for s in aim.seats], aim.world.registrations())
+
+
+def idempotency_key(aim: Aim) -> st.SearchStrategy:
+    return st.one_of(st.uuids().map(lambda u: u.hex), st.sampled_from(["", "0" * 32, "Z" * 32, "a" * 64]))
+
+
+KINDS: dict[str, Kind] = {
+    "bool": choice("on", "1", "true", ""),
+    "yes_no": choice("yes", "no", ""),
+    "end": choice("went_out", "blocked", "time"),
+    "seat": choice("1", "2", "3", "4", ""),
+    "rack": number(0, 130),
+    "jokers": number(0, 2),
+    "tiles": choice("", "R5 B13 J", "K9 K10", "R1 R1 R1 J J J", "X99", "r5,b13"),
+    "words": choice("", "PLANET", "GARDEN", "LAP CHIP EAR", "CAT DOG", "ZZZZ", "QXJ"),
+    "rows": choice("12", "20", "1", "300"),
+    "key": idempotency_key,
+    "correction_key": lambda aim: st.one_of(st.uuids().map(lambda u: u.hex), st.sampled_from(["short", "a" * 65])),
+    "reason": text("miscounted rack", "phoned: ill", "seat swap after complaint"),
+    "note": text("talked during play", "slow play"),
+    "name": text("김민준", "Chan Tai Man", "Ana"),
+    "short_text": text("A1", "김"),  # ranking ids: at most 40 characters
+    "contact": choice("minjun@example.kr", "+82 10 1234 5678", "010-1234-5678", "not an address"),
+    "birth_year": number(1900, 2030),
+    "seed": number(0, 2**31 - 1),
+    "place": number(1, 8),
+    "points": choice("100,70,50", "100, 70, 50, 40", "", "1,2,3,4,5,6,7,8,9,10"),
+    "stage_no": number(1, 5),
+    "game": number(1, 4),
+    "table": number(1, 5),
+    "checkin": choice("closed", "open", "schedule"),
+    "numbering": choice("registration", "random", "seeded"),
+    "import_action": choice("all", "valid", "cancel"),
+    "conduct_kind": choice("warning", "disqualified", "withdrew", "forfeit"),
+    "conduct_action": choice("warning", "disqualify", "leave"),
+    "step": choice("confirm", "preview", ""),
+    "sheet_action": choice("submit", "check", "more", ""),
+    "language": choice("en", "ko", "zh-hant", "xx"),
+    "next": choice("/", "/manage/", "https://evil.example/", "//evil.example/x", "/\\evil.example", "javascript:alert(1)",
+                   "xxx", "manage-home"),
+    "username": text("organiser", "admin"),
+    "password": choice("wrong", "", "pw-for-tests-only"),
+    "registration": id_of(lambda a: a.world.registrations(a.event), lambda a: a.world.registrations()),
+    "seat_registration": seat_registration,
+    "number": id_of(lambda a: a.world.numbers(a.event), lambda a: a.world.numbers()),
+    "link": id_of(lambda a: a.world.link_ids(a.event), lambda a: a.world.link_ids()),
+    "user": id_of(lambda a: [a.world.users["referee"].pk], lambda a: a.world.user_ids()),
+    "event_slug": lambda aim: st.sampled_from([e.slug for e in aim.world.events.values()] + ["", "nope"]),
+    "fingerprint": choice("", "0" * 64, "deadbeef"),
+    "seated": lambda aim: aim.pick(aim.extra.get("seated", []), aim.world.registrations()),
+    "sheet_file": lambda aim: registrations_file(aim),
+}
+
+
+def _csv(rows) -> bytes:
+    lines = ["event,name,contact,birth_year,affiliation,ranking_id"]
+    lines += [",".join(f'"{cell}"' for cell in row) for row in rows]
+    return "\n".join(lines).encode("utf-8")
+
+
+def _xlsx(rows) -> bytes:
+    import io
+
+    from openpyxl import Workbook
+
+    book = Workbook()
+    sheet = book.active
+    sheet.append(["event", "name", "contact", "birth_year", "affiliation", "ranking_id"])
+    for row in rows:
+        sheet.append(list(row))
+    out = io.BytesIO()
+    book.save(out)
+    return out.getvalue()
+
+
+def registrations_file(aim: Aim) -> st.SearchStrategy:
+    """(file name, content): a real sheet of registrations (CSV or XLSX, tags in the names), or junk."""
+    slugs = [e.slug for e in aim.world.events.values()] + ["nope", ""]
+    row = st.tuples(st.sampled_from(slugs), st.sampled_from(["Lee", "Wong", "Ana"]).flatmap(payload_text),
+                    st.sampled_from(["a@example.org", "+82 10 1234 5678", "x"]),
+                    st.sampled_from(["2001", "1850", "NaN", ""]), st.sampled_from(["", "=cmd|' /C calc'!A0"]),
+                    st.just(""))
+    rows = st.lists(row, min_size=0, max_size=4)
+    real = st.one_of(rows.map(lambda r: ("players.csv", _csv(r))), rows.map(lambda r: ("players.xlsx", _xlsx(r))))
+    junk = st.tuples(st.sampled_from(["x.csv", "x.xlsx", "x.xls", "x.exe", "../../x.csv", f"{SCRIPT}.csv", "", "noext"]),
+                     st.one_of(st.binary(max_size=200), st.just(b""), st.just(b"PK\x03\x04" + b"\x00" * 50),
+                               st.just(b"\xff\xfe" + "event,name\n".encode("utf-16-le")),
+                               st.just(b"a" * (2 * 1024 * 1024 + 1))))
+    return st.one_of(real, junk)
+
+
+# --- recipes: a whole form as the page would send it, which the fuzzer then damages a little ----------------
+
+def _post(initial: dict) -> dict:
+    """Form initial values as a browser posts them: ticked boxes "on", unticked and empty ones left out."""
+    data = {}
+    for name, value in initial.items():
+        if value is True:
+            data[name] = "on"
+        elif value not in (None, False, ""):
+            data[name] = str(value)
+    return data
+
+
+def sheet_recipe(aim: Aim) -> dict | None:
+    """A correct classic sheet (seat 1 went out, small racks) or Word sheet for the table in the address."""
+    if not aim.seats:
+        return None
+    if aim.seats[0].draw.stage.event.game == "word":
+        data = {"rows": "12", "end": "went_out", "t0_seat": "1", "t0_words": "PLANET", "t1_seat": "2",
+                "t1_words": "GARDEN"}
+        data.update({f"j{s.position}_jokers": "0" for s in aim.seats})
+    else:
+        data = {"end": "went_out", "went_out": str(aim.seats[0].position)}
+        for index, seat in enumerate(aim.seats):
+            p = seat.position
+            data.update({f"s{p}_registration": str(seat.registration_id), f"s{p}_opened": "yes"})
+            if index:
+                data.update({f"s{p}_rack_value": str(5 * index), f"s{p}_jokers": "0"})
+    # Every example starts from the same rolled-back world, so a fixed key is new every time.
+    return data | {"idempotency_key": "f" * 32, "accept_warnings": "on"}
+
+
+def correction_recipe(aim: Aim) -> dict | None:
+    """The correction form of the sheet in the address, as the page fills it in, with a reason."""
+    from scoring.forms.board import CorrectionForm
+    from scoring.forms.word import initial_from_word_sheet
+
+    sheet = aim.extra.get("sheet")
+    if sheet is None:
+        return None
+    if sheet.stage.event.game == "word":
+        initial = initial_from_word_sheet(sheet) | {"idempotency_key": "e" * 32}
+    else:
+        initial = CorrectionForm.initial_from(sheet, sheet.seats.order_by("position"))
+    return _post(initial) | {"reason": f"recount {SCRIPT}", "accept_warnings": "on", "key": "e" * 32}
+
+
+def swap_recipe(aim: Aim) -> dict | None:
+    seated = aim.extra.get("seated") or []
+    return {"first": str(seated[0]), "second": str(seated[-1])} if len(seated) > 1 else None
+
+
+def conduct_recipe(aim: Aim) -> dict | None:
+    numbers = aim.world.numbers(aim.event) if aim.event else []
+    if not numbers:
+        return None
+    return {"action": "warning", "warning-number": str(numbers[0]), "warning-kind": "warning",
+            "warning-note": f"slow play {IMG}"}
+
+
+def registration_recipe(aim: Aim) -> dict:
+    """A new player (the world's are "Player n"), with tags in every text."""
+    return {"name": f"Lee {SCRIPT}", "contact": "lee@example.org", "birth_year": "2001",
+            "affiliation": f"Club {IMG}", "ranking_id": "R1 <svg onload=alert(1)>"}
+
+
+def upload_recipe(aim: Aim) -> dict:
+    return {"default_event": "", "upload": "Check the file"}  # the file itself comes from its kind
+
+
+def keep_recipe(aim: Aim) -> dict:
+    """The chief referee lets the player on three warnings (world.py: number 5 of the classic event) play on."""
+    return {"number": "5", "note": f"apologised {SCRIPT}"}
+
+
+RECIPES = {"registration": registration_recipe, "keep": keep_recipe, "upload": upload_recipe, "sheet": sheet_recipe, "correction": correction_recipe, "swap": swap_recipe, "conduct": conduct_recipe}

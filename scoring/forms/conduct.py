@@ -1,11 +1,15 @@
 """Forms of the conduct pages (issue 6, R9): they only parse; `scoring.services.conduct` decides."""
 
+import re
+import uuid
+
 from django import forms
 from django.utils.translation import gettext_lazy as _
 
 from tournament.models import ConductRecord, Registration, Stage
 
 from ..services.conduct import MAX_NOTE
+from .entry import KEY_PATTERN
 
 Kind = ConductRecord.Kind
 MAX_NUMBER = 99_999
@@ -26,9 +30,13 @@ class ConductForm(forms.Form):
     stage = forms.IntegerField(label=_("Round"), required=False, min_value=1, max_value=999)
     game = forms.IntegerField(label=_("Game"), required=False, min_value=1, max_value=99)
     note = forms.CharField(label=_("What happened"), max_length=MAX_NOTE, widget=NOTE)
+    # One key per form shown: the same form sent twice (poor Wi-Fi, a double tap) is recorded once.
+    key = forms.CharField(widget=forms.HiddenInput, required=False, max_length=64)
 
     def __init__(self, *args, event, action: str = "warning", **kwargs):
         super().__init__(*args, **kwargs)
+        if not self.is_bound:
+            self.fields["key"].initial = uuid.uuid4().hex
         self.event = event
         self.action = action if action in ACTIONS else "warning"
         kinds = ACTIONS[self.action]
@@ -63,6 +71,8 @@ class ConductForm(forms.Form):
 
     def clean(self):
         cleaned = super().clean()
+        if not re.fullmatch(KEY_PATTERN, cleaned.get("key") or ""):
+            self.add_error(None, _("This form is out of date. Reload the page and try again."))
         game = cleaned.get("game")
         if game is not None and self.stage_obj is not None and game > self.stage_obj.games:
             self.add_error("game", _("That game is not part of the round."))

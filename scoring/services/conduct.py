@@ -13,7 +13,7 @@ automatically — the software's merge proposal for a short table is for the org
 
 from dataclasses import dataclass, field
 
-from django.db import transaction
+from django.db import IntegrityError, transaction
 from django.utils.translation import gettext as _
 
 from tournament.formats.tables import MIN_TABLE, MergeProposal, merge_proposal
@@ -89,20 +89,35 @@ def _check_when(event: Event, stage: Stage | None, game: int | None) -> None:
 
 
 def record_conduct(*, event: Event, registration: Registration, kind: str, note: str, actor: Actor,
-                   stage: Stage | None = None, game: int | None = None) -> ConductRecord:
-    """Record a warning, disqualification, withdrawal or forfeit (R9). Records are never changed or deleted."""
+                   stage: Stage | None = None, game: int | None = None, request_key: str = "") -> ConductRecord:
+    """Record a warning, disqualification, withdrawal or forfeit (R9). Records are never changed or deleted.
+
+    `request_key`: the form's one-time key; the same key again returns the record it made (a resent form)."""
     if kind not in Kind.values:
         raise ServiceError(_("Choose what to record."), code="kind")
     note = _clean_note(note)
     with transaction.atomic():
         registration = _locked_entrant(event, registration)
+        if request_key:
+            sent = ConductRecord.objects.filter(request_key=request_key).first()
+            if sent is not None:
+                if sent.registration_id != registration.pk or sent.kind != kind:
+                    raise ServiceError(_("This form was already used for another record. Reload the page."),
+                                       code="key_reused")
+                return sent
         _check_when(event, stage, game)
         left = ConductRecord.objects.filter(registration=registration, kind__in=ConductRecord.LEAVES_EVENT).first()
         if left is not None:
             raise ServiceError(_("This player already left the event (%(kind)s).") % {"kind": left.get_kind_display()},
                                code="already_left")
-        conduct = ConductRecord.objects.create(event=event, registration=registration, kind=kind, stage=stage,
-                                               game=game, note=note, created_by=actor.user)
+        try:
+            with transaction.atomic():  # the same key sent for two players at once: one wins, one is refused
+                conduct = ConductRecord.objects.create(
+                    event=event, registration=registration, kind=kind, stage=stage, game=game, note=note,
+                    created_by=actor.user, request_key=request_key or None)
+        except IntegrityError:
+            raise ServiceError(_("This form was already used for another record. Reload the page."),
+                               code="key_reused") from None
         warnings = ConductRecord.objects.filter(registration=registration, kind=Kind.WARNING).count()
         record(actor=actor, action=f"conduct.{kind}", target=conduct, event=event, reason=note,
                after={"registration": registration.pk, "number": registration.number, "kind": kind,

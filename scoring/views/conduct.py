@@ -79,6 +79,7 @@ def _apply(request, event, form: ConductForm):
         conduct_services.record_conduct(
             event=event, registration=form.registration, kind=form.cleaned_data["kind"],
             note=form.cleaned_data["note"], stage=stage, game=form.cleaned_data["game"], actor=Actor.of(request),
+            request_key=form.cleaned_data["key"],
         )
     except ServiceError as error:
         messages.error(request, error.message)

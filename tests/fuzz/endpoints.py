@@ -49,7 +49,7 @@ CORRECTION = {"end": "end", "went_out": "seat", "reason": "reason", "accept_warn
               "s{p}_opened": "bool", "s{p}_could_open": "yes_no", "s{p}_conduct": "bool"} | WORD_SHEET
 BOARD_FILTER = {"stage": "stage_no", "game": "game", "warnings": "bool"}
 CONDUCT = {"action": "conduct_action", "step": "step", "{a}-number": "number", "{a}-kind": "conduct_kind",
-           "{a}-stage": "stage_no", "{a}-game": "game", "{a}-note": "note"}
+           "{a}-stage": "stage_no", "{a}-game": "game", "{a}-note": "note", "{a}-key": "key"}
 REGISTRATION = {"name": "name", "contact": "contact", "birth_year": "birth_year", "affiliation": "name",
                 "ranking_id": "short_text"}
 
@@ -100,9 +100,8 @@ ENDPOINTS = [
 ]
 
 # A phone on bad Wi-Fi sends twice (DESIGN.md): the second of these must change nothing. A new draft draw and a
-# swap are meant to happen again when asked again. KNOWN GAP: a conduct record sent twice is recorded twice
-# (two warnings); telling a repeat from a second warning needs a key in the form (reported to the lead).
-ONCE_ENOUGH = {e.name for e in ENDPOINTS} - {"draw-draft", "draw-swap", "conduct-record"}
+# swap are meant to happen again when asked again. A conduct form carries a one-time key for this.
+ONCE_ENOUGH = {e.name for e in ENDPOINTS} - {"draw-draft", "draw-swap"}
 ENDPOINTS = [replace(e, idempotent=e.name in ONCE_ENOUGH) for e in ENDPOINTS]
 
 # Pages that show something and do not refuse a POST: whatever is posted, nothing may change.

@@ -233,7 +233,7 @@ def conduct_recipe(aim: Aim) -> dict | None:
     if not numbers:
         return None
     return {"action": "warning", "warning-number": str(numbers[0]), "warning-kind": "warning",
-            "warning-note": f"slow play {IMG}"}
+            "warning-note": f"slow play {IMG}", "warning-key": "c" * 32}
 
 
 def registration_recipe(aim: Aim) -> dict:

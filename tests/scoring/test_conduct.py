@@ -3,6 +3,7 @@ disqualification / withdrawal / forfeit previewed before they apply, the player 
 results kept and marked; chief referees and organisers only; hostile input never a 500."""
 
 import random
+import uuid
 
 import pytest
 from django.urls import reverse
@@ -27,7 +28,8 @@ def url(event, name="conduct"):
 
 
 def post(client, event, action, number, note="Talked to another table", **extra):
-    data = {"action": action, f"{action}-number": number, f"{action}-note": note}
+    """The form as the page sends it, with a fresh one-time key unless `key=` is given."""
+    data = {"action": action, f"{action}-number": number, f"{action}-note": note, f"{action}-key": uuid.uuid4().hex}
     if action == "warning":
         data[f"{action}-kind"] = Kind.WARNING
     elif action == "disqualify":
@@ -84,6 +86,38 @@ def test_the_decision_to_keep_a_player_sent_twice_is_recorded_once(seven):
     conduct.record_conduct(event=stage.event, registration=player, kind=Kind.WARNING, note="x", actor=chief)
     conduct.keep_playing(event=stage.event, registration=player, note="Once more", actor=chief)
     assert AuditEntry.objects.filter(action=conduct.KEPT_ACTION, target_id=player.pk).count() == 2
+
+
+def test_a_warning_form_sent_twice_records_one_warning_and_a_new_form_another(client, seven):
+    """Poor Wi-Fi: the chief referee's phone resends the same form (same key); the next form has a new key."""
+    stage, chief = seven
+    event, player = stage.event, at_table(stage, 1)[0]
+    client.force_login(chief)
+    form_key = client.get(url(event)).context["forms"]["warning"]["key"].value()
+    assert len(form_key) == 32
+    for _sent in range(2):
+        assert post(client, event, "warning", player.number, key=form_key).status_code == 302
+    assert ConductRecord.objects.filter(registration=player, kind=Kind.WARNING).count() == 1
+    assert AuditEntry.objects.filter(action="conduct.warning", event=event).count() == 1
+    next_key = client.get(url(event)).context["forms"]["warning"]["key"].value()
+    assert next_key != form_key
+    post(client, event, "warning", player.number, key=next_key)
+    assert ConductRecord.objects.filter(registration=player, kind=Kind.WARNING).count() == 2
+    stale = post(client, event, "warning", player.number, key="")  # a form without its key: refused, nothing written
+    assert stale.status_code == 400 and "This form is out of date" in stale.content.decode()
+    assert ConductRecord.objects.filter(registration=player, kind=Kind.WARNING).count() == 2
+
+
+def test_a_used_key_for_another_player_is_refused_and_changes_nothing(seven):
+    stage, chief_user = seven
+    chief, (first, second) = Actor(user=chief_user), at_table(stage, 1)[:2]
+    conduct.record_conduct(event=stage.event, registration=first, kind=Kind.WARNING, note="x", actor=chief,
+                           request_key="a" * 32)
+    with pytest.raises(ServiceError) as refused:
+        conduct.record_conduct(event=stage.event, registration=second, kind=Kind.WARNING, note="x", actor=chief,
+                               request_key="a" * 32)
+    assert refused.value.code == "key_reused"
+    assert ConductRecord.objects.filter(registration=second).count() == 0
 
 
 def test_disqualification_is_previewed_with_the_merge_proposal_before_it_applies(client, seven):

@@ -32,6 +32,8 @@ class ConductRecord(models.Model):
     created_by = models.ForeignKey(
         settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
     )
+    # The form's one-time key: a phone on poor Wi-Fi that sends the same warning twice records it once.
+    request_key = models.CharField(max_length=32, null=True, blank=True, unique=True, editable=False)
 
     class Meta:
         ordering = ["event", "created_at", "id"]

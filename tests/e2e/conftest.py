@@ -34,6 +34,8 @@ from django.conf import settings
 from django.core.cache import cache
 from django.urls import reverse
 
+from tests.e2e.inflight import wait_until_idle
+
 CHROMIUM = Path(os.environ.get("E2E_CHROMIUM", "/usr/bin/chromium"))
 # Headless as root on a machine without network: no sandbox, no GPU, and none of Chromium's background
 # traffic (it would hammer the closed network and slow every test).
@@ -167,6 +169,7 @@ def phone(request, browser, server, shot):
                 shot(page, f"failed-{name}")
         finally:
             context.close()
+    wait_until_idle()  # a poll still being answered would lock the tables the database teardown empties
 
 
 @pytest.fixture

@@ -40,6 +40,7 @@ from scoring.services.sheets import confirm_sheet, submit_sheet
 from scoring.services.word_sheets import submit_word_sheet
 from scoring.simulation import simulate
 from scoring.simulation.word import plausible_word_sheet
+from tests.e2e.inflight import wait_until_idle
 from tests.factories import (
     make_event,
     make_festival,
@@ -400,6 +401,7 @@ def phones(browser, world):
     phones = Phones(browser, world)
     yield phones
     phones.close()
+    wait_until_idle()  # no request may still read a table when the database is emptied
     # While Playwright runs, Django keeps this thread's connection apart (asgiref's Local follows the event
     # loop's context); close it here, or PostgreSQL refuses to drop a test database still in use.
     connections.close_all()

@@ -6,3 +6,5 @@ DEBUG = False
 PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
 ALLOWED_HOSTS = ["testserver", "127.0.0.1", "localhost"]
 AXES_ENABLED = True
+# Browser tests wait for the live server to finish its requests before the database is emptied.
+MIDDLEWARE = ["tests.e2e.inflight.middleware", *MIDDLEWARE]  # noqa: F405

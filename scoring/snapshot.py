@@ -20,7 +20,7 @@ from tournament.models import Event
 from .live import event_state
 from .standings import Result, Standings, compute, criteria_for, event_standings
 
-KEEP = 16  # snapshots kept per process: a few events, a few versions each
+KEEP = 6  # snapshots kept per process: an old version is never asked for again, and a big event's is megabytes
 
 
 @dataclass

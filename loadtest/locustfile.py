@@ -32,12 +32,14 @@ import itertools
 import json
 import random
 import re
-from html.parser import HTMLParser
 from time import perf_counter
 from urllib.parse import urlsplit
 
 import gevent
 from locust import FastHttpUser, between, events, task
+
+# locust runs with the project folder as its working directory (loadtest/run.py), so this imports
+from loadtest.page_forms import PageForms, browser_data
 
 POLL_SECONDS = 10
 STANDINGS_SHARE = 0.6  # phones looking at the standings; the others at their own player page
@@ -89,52 +91,6 @@ def plan_of(user) -> dict:
         with open(path) as source:
             _plan = json.load(source)
     return _plan
-
-
-class Inputs(HTMLParser):
-    """The <input>s of a page (or of the forms whose action matches `action`), as a browser sees them."""
-
-    def __init__(self, action: re.Pattern | None = None):
-        super().__init__()
-        self.action = action
-        self.forms: list[dict] = []  # {"action": url, "inputs": [attrs]}
-        self._form: dict | None = None
-
-    def handle_starttag(self, tag, attrs):
-        attrs = dict(attrs)
-        if tag == "form":
-            self._form = {"action": attrs.get("action", ""), "attrs": attrs, "inputs": []}
-            self.forms.append(self._form)
-        elif tag == "input" and self._form is not None:
-            self._form["inputs"].append(attrs)
-
-    def handle_endtag(self, tag):
-        if tag == "form":
-            self._form = None
-
-    def matching(self, pattern: str) -> list[dict]:
-        return [form for form in self.forms if re.search(pattern, form["action"])]
-
-
-def parse_forms(html: str) -> Inputs:
-    parser = Inputs()
-    parser.feed(html)
-    return parser
-
-
-def browser_data(form: dict) -> dict[str, str]:
-    """What a browser would send for this form untouched: hidden and text values, checked radios and boxes."""
-    data: dict[str, str] = {}
-    for attrs in form["inputs"]:
-        name, kind = attrs.get("name"), attrs.get("type", "text")
-        if not name:
-            continue
-        if kind in ("radio", "checkbox"):
-            if "checked" in attrs:
-                data[name] = attrs.get("value", "on")
-        else:
-            data.setdefault(name, attrs.get("value") or "")
-    return data
 
 
 def csrf_of(user) -> str:
@@ -227,7 +183,7 @@ class Referee(FastHttpUser):
         with self.client.get(game_url, name="referee: game page", catch_response=True) as response:
             if not expect(response, 200):
                 return
-            forms = parse_forms(response.text).matching(re.escape(game_url) + "$")
+            forms = PageForms(response.text).matching(re.escape(game_url) + "$")
             if not forms:
                 response.failure("no score-sheet form on the entry page")
                 return
@@ -299,7 +255,7 @@ class ChiefReferee(FastHttpUser):
                     continue
                 board = response.text
             while True:
-                forms = [f for f in parse_forms(board).matching(r"/quick-confirm/$") if f["action"] not in self.refused]
+                forms = [f for f in PageForms(board).matching(r"/quick-confirm/$") if f["action"] not in self.refused]
                 if not forms:
                     break
                 form = forms[0]

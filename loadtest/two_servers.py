@@ -47,8 +47,9 @@ import urllib.parse
 import urllib.request
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from html.parser import HTMLParser
 from pathlib import Path
+
+from loadtest.page_forms import PageForms, browser_data
 
 ROOT = Path(__file__).resolve().parent.parent
 BIN = Path(sys.executable).parent
@@ -114,45 +115,6 @@ class Browser:
 
     def has_session(self) -> bool:
         return any(cookie.name == "sessionid" for cookie in self.jar)
-
-
-class Forms(HTMLParser):
-    """The forms of a page and their <input>s, as a browser would send them untouched."""
-
-    def __init__(self, html: str):
-        super().__init__()
-        self.forms: list[dict] = []
-        self._form: dict | None = None
-        self.feed(html)
-
-    def handle_starttag(self, tag, attrs):
-        attrs = dict(attrs)
-        if tag == "form":
-            self._form = {"action": attrs.get("action", ""), "inputs": []}
-            self.forms.append(self._form)
-        elif tag == "input" and self._form is not None:
-            self._form["inputs"].append(attrs)
-
-    def handle_endtag(self, tag):
-        if tag == "form":
-            self._form = None
-
-    def matching(self, pattern: str) -> list[dict]:
-        return [form for form in self.forms if re.search(pattern, form["action"])]
-
-
-def form_data(form: dict) -> dict[str, str]:
-    data: dict[str, str] = {}
-    for attrs in form["inputs"]:
-        name, kind = attrs.get("name"), attrs.get("type", "text")
-        if not name:
-            continue
-        if kind in ("radio", "checkbox"):
-            if "checked" in attrs:
-                data[name] = attrs.get("value", "on")
-        else:
-            data.setdefault(name, attrs.get("value") or "")
-    return data
 
 
 def went_out(data: dict[str, str], rng: random.Random) -> dict[str, str]:
@@ -332,9 +294,9 @@ class Scenario:
         game_url = f"/t/{table['token']}/game/{game}/"
         page = self.referee.request(server, game_url)
         self.expect(page.status == 200, f"entry page {game_url} on {server.name}: {page.status}")
-        forms = Forms(page.text).matching(re.escape(game_url) + "$")
+        forms = PageForms(page.text).matching(re.escape(game_url) + "$")
         self.expect(bool(forms), f"no score-sheet form on {game_url}")
-        reply = self.referee.request(server, game_url, went_out(form_data(forms[0]), self.rng))
+        reply = self.referee.request(server, game_url, went_out(browser_data(forms[0]), self.rng))
         location = urllib.parse.urlsplit(reply.headers.get("location", "")).path
         self.expect(reply.status == 302 and location == f"/t/{table['token']}/",
                     f"submitting table {table['number']} game {game} on {server.name}: {reply.status} "
@@ -344,10 +306,10 @@ class Scenario:
         stage = self.plan["stage"]
         board = self.chief.request(server, f"{self.board}?stage={stage}&game={game}", headers={"HX-Request": "true"})
         self.expect(board.status == 200, f"board on {server.name}: {board.status}")
-        forms = Forms(board.text).matching(r"/quick-confirm/$")
+        forms = PageForms(board.text).matching(r"/quick-confirm/$")
         self.expect(len(forms) == 1, f"board on {server.name}: {len(forms)} sheets to confirm, expected table "
                                      f"{table['number']}'s only")
-        reply = self.chief.request(server, forms[0]["action"], form_data(forms[0]),
+        reply = self.chief.request(server, forms[0]["action"], browser_data(forms[0]),
                                    headers={"HX-Request": "true", "X-CSRFToken": self.chief.csrf()})
         self.expect(reply.status == 200 and "alert-danger" not in reply.text,
                     f"confirming table {table['number']} game {game} on {server.name}: {reply.status}")

@@ -17,13 +17,14 @@ import json
 import sys
 from typing import Any, TextIO
 
+from .cli_json import InputError, emit, error, read_json
 from .errors import InvalidSheetError, RecordError, RulesError
 from .meld import best_meld
 from .record import table_from_dict, table_to_dict
 from .rulesets import Ruleset, get_ruleset
 from .scoring import score_game
 from .tiles import parse_tiles
-from .validation import validate
+from .word.cli import cmd_word
 
 
 class _UsageError(Exception):
@@ -61,15 +62,6 @@ def _parser() -> argparse.ArgumentParser:
     return p
 
 
-def _emit(out: TextIO, payload: dict[str, Any]) -> None:
-    out.write(json.dumps(payload, ensure_ascii=False, indent=2) + "\n")
-
-
-def _error(out: TextIO, code: str, message: str, **extra: Any) -> int:
-    _emit(out, {"error": {"code": code, "message": message, **extra}})
-    return 2
-
-
 def _load_ruleset(value: str) -> Ruleset:
     if value.endswith(".json"):
         try:
@@ -86,9 +78,9 @@ def _cmd_meld(args, out: TextIO) -> int:
     tiles = parse_tiles(" ".join(args.tiles))
     threshold = 30 if args.threshold is None else args.threshold
     if threshold < 0:
-        return _error(out, "bad_threshold", "--threshold must not be negative")
+        return error(out, "bad_threshold", "--threshold must not be negative")
     meld = best_meld(tiles)
-    _emit(
+    emit(
         out,
         {
             "tiles": " ".join(str(t) for t in tiles),
@@ -123,48 +115,21 @@ def _score_table(ruleset: Ruleset, data: Any, path: str) -> tuple[dict, bool]:
     return out, True
 
 
-class InputError(Exception):
-    """The input file cannot be read as JSON; `code` is the CLI's error code."""
-
-    def __init__(self, code: str, message: str):
-        super().__init__(message)
-        self.code = code
-        self.message = message
-
-
-def read_json(path: str, stdin: TextIO):
-    """The JSON document in `path` ("-" for standard input)."""
-    try:
-        if path == "-":
-            text = stdin.read()
-        else:
-            with open(path, encoding="utf-8") as f:
-                text = f.read()
-    except OSError as e:
-        raise InputError("cannot_read", f"cannot read {path}: {e.strerror}") from None
-    except UnicodeDecodeError:
-        raise InputError("cannot_read", f"{path} is not UTF-8 text") from None
-    try:
-        return json.loads(text)
-    except json.JSONDecodeError as e:
-        raise InputError("bad_json", f"not valid JSON: {e}") from None
-
-
 def _cmd_score(args, out: TextIO, stdin: TextIO) -> int:
     ruleset = _load_ruleset(args.ruleset)
     try:
         data = read_json(args.file, stdin)
     except InputError as e:
-        return _error(out, e.code, e.message)
+        return error(out, e.code, e.message)
     if isinstance(data, dict) and "tables" in data:
         tables = data["tables"]
         if not isinstance(tables, list):
             raise RecordError("tables", "expected a list of tables")
         results = [_score_table(ruleset, t, f"tables[{i}]") for i, t in enumerate(tables)]
-        _emit(out, {"ruleset": ruleset.slug, "tables": [r for r, _ in results]})
+        emit(out, {"ruleset": ruleset.slug, "tables": [r for r, _ in results]})
         return 0 if all(ok for _, ok in results) else 1
     result, ok = _score_table(ruleset, data, "table")
-    _emit(out, {"ruleset": ruleset.slug, **result})
+    emit(out, {"ruleset": ruleset.slug, **result})
     return 0 if ok else 1
 
 
@@ -176,12 +141,10 @@ def main(argv: list[str] | None = None, *, stdout: TextIO | None = None, stdin: 
         if args.command == "meld":
             return _cmd_meld(args, out)
         if args.command == "word":
-            from .word.cli import cmd_word
-
             return cmd_word(args, out, inp)
         return _cmd_score(args, out, inp)
     except _UsageError as e:
-        return _error(out, "usage", e.message)
+        return error(out, "usage", e.message)
     except RulesError as e:
         extra: dict[str, Any] = {}
         if hasattr(e, "token"):
@@ -190,11 +153,6 @@ def main(argv: list[str] | None = None, *, stdout: TextIO | None = None, stdin: 
             extra["fields"] = e.problems
         if hasattr(e, "path"):
             extra["path"] = e.path
-        return _error(out, e.code, str(e), **extra)
+        return error(out, e.code, str(e), **extra)
     except RecursionError:
-        return _error(out, "bad_json", "input nested too deeply")
-
-
-# Kept for callers that want to check a record without scoring it.
-def validate_record(ruleset: Ruleset, data: Any) -> list[dict]:
-    return [p.to_dict() for p in validate(ruleset, table_from_dict(data))]
+        return error(out, "bad_json", "input nested too deeply")

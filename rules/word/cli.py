@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from typing import TextIO
 
-from ..cli import InputError, _emit, _error, read_json
+from ..cli_json import InputError, emit, error, read_json
 from .dictionary import DEFAULT_DICTIONARY
 from .record import word_game_from_dict, word_game_to_dict
 from .scoring import check_word_sheet
@@ -21,7 +21,7 @@ def cmd_word(args, out: TextIO, stdin: TextIO) -> int:
     try:
         data = read_json(args.file, stdin)
     except InputError as e:
-        return _error(out, e.code, e.message)
+        return error(out, e.code, e.message)
     game = word_game_from_dict(data)  # RecordError -> exit 2 in rules.cli.main
     check = check_word_sheet(game, dictionary=None if args.no_dictionary else DEFAULT_DICTIONARY)
     result = word_game_to_dict(game)
@@ -46,5 +46,5 @@ def cmd_word(args, out: TextIO, stdin: TextIO) -> int:
         problems=[p.to_dict() for p in check.problems],
         dictionary=check.dictionary,
     )
-    _emit(out, result)
+    emit(out, result)
     return 0 if check.ok else 1

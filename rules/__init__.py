@@ -12,7 +12,7 @@ from .errors import (
 from .meld import Meld, best_meld, can_open
 from .record import SeatRecord, TableRecord, table_from_dict, table_to_dict
 from .rulesets import PRESETS, Ruleset, get_ruleset
-from .scoring import GameScore, SeatScore, Standing, score_game, seat_penalty, split_blocked, standings
+from .scoring import GameScore, SeatScore, score_game, seat_penalty, split_blocked
 from .sets import PlacedSet, analyse_set, is_valid_set, set_value
 from .tiles import JOKER, Tile, format_tiles, full_set, parse_tiles
 from .validation import Problem, validate
@@ -32,7 +32,6 @@ __all__ = [
     "RulesetError",
     "SeatRecord",
     "SeatScore",
-    "Standing",
     "TableRecord",
     "Tile",
     "UnknownRulesetError",
@@ -48,7 +47,6 @@ __all__ = [
     "seat_penalty",
     "set_value",
     "split_blocked",
-    "standings",
     "table_from_dict",
     "table_to_dict",
     "validate",

@@ -1,4 +1,4 @@
-"""Game scoring (R4-R6) and a small per-table standing (R7).
+"""Game scoring (R4-R6).
 
 All arithmetic is in integer hundredths; scores are returned as ``Decimal`` quantized to 0.01 and a
 table's scores always add up to exactly zero.
@@ -17,7 +17,7 @@ Decisions:
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
 from decimal import Decimal
 
@@ -140,35 +140,3 @@ def score_game(ruleset: Ruleset, table: TableRecord) -> GameScore:
     )
     return GameScore(end=table.end, seats=out, void=void, warnings=tuple(warnings(problems)))
 
-
-@dataclass(frozen=True)
-class Standing:
-    player: str
-    games: int
-    wins: int
-    points: Decimal  # total, or average per game, as the ruleset says (R7)
-    rank: int
-
-
-def standings(ruleset: Ruleset, games: Iterable[GameScore]) -> list[Standing]:
-    """Rank the players of a table over several games (R7): wins, then points (total or average per
-    game); players still tied share the rank ("1, 2, 2, 4"). Players are keyed by name (or
-    ``"seat N"`` when unnamed). Tie-breaks by lot or playoff are the tournament's business."""
-    totals: dict[str, list] = {}
-    for game in games:
-        for s in game.seats:
-            key = s.player or f"seat {s.seat}"
-            row = totals.setdefault(key, [0, 0, Decimal(0)])
-            row[0] += 1
-            row[1] += int(s.win)
-            row[2] += s.score
-    rows = []
-    for player, (n, w, total) in totals.items():
-        points = total if ruleset.points == "total" else (total / n).quantize(CENT)
-        rows.append((player, n, w, points))
-    rows.sort(key=lambda r: (-r[2], -r[3], r[0]))
-    out: list[Standing] = []
-    for i, (player, n, w, points) in enumerate(rows):
-        rank = out[-1].rank if out and (out[-1].wins, out[-1].points) == (w, points) else i + 1
-        out.append(Standing(player, n, w, points, rank))
-    return out

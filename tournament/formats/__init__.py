@@ -12,7 +12,6 @@ Modules:
 - :mod:`.draw`     – the constrained, seeded, reproducible random draw and the manual swap (R8).
 - :mod:`.busan`    – Busan 2014 elimination: stage plan and advancement (R8.1).
 - :mod:`.hongkong` – Hong Kong 2016 "top two move up a table" (R8.2).
-- :mod:`.swiss`    – a general format: several rounds of random tables avoiding repeat opponents.
 """
 
 from .draw import ALGORITHM_VERSION, Constraints, Draw, Entrant, Violation, draw_tables, swap_players

@@ -11,7 +11,8 @@
 - At every game each table's seat order / first player is drawn again: :func:`.draw.draw_seat_orders`.
 - Final ranking (:func:`event_ranking`): total wins, then **average** points; ties for the prize places
   (default 4) are flagged → one-game playoff after the final (or a lot), fed back as ``tiebreak``.
-- Games: 3 (the conduct rules mention 4 — a setting, :class:`HongKongSettings`).
+- How many games (3; the conduct rules mention 4) is the event's setting: this module works one
+  game at a time.
 """
 
 from __future__ import annotations
@@ -22,18 +23,6 @@ from dataclasses import dataclass
 from .draw import Entrant, draw_seat_orders
 from .ranking import AVERAGE, Lot, Ranked, SeatResult, Standing, cut, draw_lot, rank, standings, tie_groups
 from .tables import table_sizes
-
-BY_NUMBER = "number"
-BY_DRAW = "draw"
-
-
-@dataclass(frozen=True)
-class HongKongSettings:
-    games: int = 3
-    initial: str = BY_NUMBER  # BY_NUMBER or BY_DRAW
-    movers: int = 2  # top 2 of each table move up
-    prize_places: int = 4
-    points: str = AVERAGE
 
 
 def initial_tables(

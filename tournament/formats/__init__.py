@@ -14,16 +14,16 @@ Modules:
 - :mod:`.hongkong` – Hong Kong 2016 "top two move up a table" (R8.2).
 """
 
-from .draw import ALGORITHM_VERSION, Constraints, Draw, Entrant, Violation, draw_tables, swap_players
-from .ranking import Lot, Ranked, SeatResult, Standing, cut, draw_lot, rank, standings
+from .draw import ALGORITHM_VERSION, Constraints, DrawOutcome, Entrant, Violation, draw_tables, swap_players
+from .ranking import DrawnLot, Ranked, SeatResult, Standing, cut, draw_lot, rank, standings
 from .tables import merge_proposal, table_sizes
 
 __all__ = [
     "ALGORITHM_VERSION",
     "Constraints",
-    "Draw",
+    "DrawOutcome",
+    "DrawnLot",
     "Entrant",
-    "Lot",
     "Ranked",
     "SeatResult",
     "Standing",

@@ -2,7 +2,7 @@
 
 Input: entrants (:class:`Entrant`), table sizes (default :func:`.tables.table_sizes`), the pairs who
 already met at a table in this event, which constraints are on (:class:`Constraints`) and an integer
-seed. Output (:class:`Draw`): the tables, each a tuple of player ids in **seat order** (seat 1 = the
+seed. Output (:class:`DrawOutcome`): the tables, each a tuple of player ids in **seat order** (seat 1 = the
 first player: R8.2 draws the seat order / first player at every game, so the draw does too), the seed,
 :data:`ALGORITHM_VERSION` and the constraint violations it could not avoid (which constraint, which
 table, which players).
@@ -82,7 +82,7 @@ class Violation:
 
 
 @dataclass(frozen=True)
-class Draw:
+class DrawOutcome:
     tables: tuple[tuple[Hashable, ...], ...]  # table 1 first; each in seat order, seat 1 first
     seed: int
     algorithm_version: str
@@ -437,7 +437,7 @@ def draw_tables(
     constraints: Constraints = Constraints(),
     *,
     seed: int,
-) -> Draw:
+) -> DrawOutcome:
     """Draw the tables and each table's seat order. See the module docstring for the method."""
     es = _canonical(entrants)
     n = len(es)
@@ -463,7 +463,7 @@ def draw_tables(
         tb.sort()
         rng.shuffle(tb)
     violations, unmet = _violations(problem, tables)
-    return Draw(_to_ids(tables, es), seed, ALGORITHM_VERSION, tuple(violations), unmet, constraints)
+    return DrawOutcome(_to_ids(tables, es), seed, ALGORITHM_VERSION, tuple(violations), unmet, constraints)
 
 
 def evaluate(
@@ -496,7 +496,7 @@ def draw_seat_orders(
 
 
 def swap_players(
-    tables: Draw | Sequence[Sequence[Hashable]],
+    tables: DrawOutcome | Sequence[Sequence[Hashable]],
     a: Hashable,
     b: Hashable,
     entrants: Iterable[Entrant | Hashable],
@@ -504,7 +504,7 @@ def swap_players(
     constraints: Constraints | None = None,
 ) -> SwapResult:
     """The organiser's manual swap: ``a`` takes ``b``'s seat and vice versa; violations re-checked."""
-    if isinstance(tables, Draw):
+    if isinstance(tables, DrawOutcome):
         constraints = constraints or tables.constraints
         tables = tables.tables
     constraints = constraints or Constraints()

@@ -21,7 +21,18 @@ from collections.abc import Hashable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 
 from .draw import Entrant, draw_seat_orders
-from .ranking import AVERAGE, Lot, Ranked, SeatResult, Standing, cut, draw_lot, rank, standings, tie_groups
+from .ranking import (
+    AVERAGE,
+    DrawnLot,
+    Ranked,
+    SeatResult,
+    Standing,
+    cut,
+    draw_lot,
+    rank,
+    standings,
+    tie_groups,
+)
 from .tables import table_sizes
 
 
@@ -61,7 +72,7 @@ class Movement:
     #: or None while a tie is unresolved
     next_tables: tuple[tuple[Hashable, ...], ...] | None
     ties: tuple[MoveTie, ...]  # unresolved ties on the move cut
-    lots: tuple[tuple[int, Lot], ...]  # (table, lot) drawn to settle ties (R7)
+    lots: tuple[tuple[int, DrawnLot], ...]  # (table, lot) drawn to settle ties (R7)
     rankings: tuple[tuple[Ranked, ...], ...]  # each table's order in this game
 
     @property

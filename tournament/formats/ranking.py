@@ -130,7 +130,7 @@ def rank(
 ) -> list[Ranked]:
     """Order by wins, then points (``"total"`` or ``"average"``), then ``tiebreak`` (higher first).
 
-    ``tiebreak`` carries a resolved lot or playoff (e.g. :attr:`Lot.numbers`); it only separates
+    ``tiebreak`` carries a resolved lot or playoff (e.g. :attr:`DrawnLot.numbers`); it only separates
     players who are otherwise tied. Still-tied players share a rank and are listed by id.
     """
     if points not in (TOTAL, AVERAGE):
@@ -180,7 +180,7 @@ def cut(ranked: Sequence[Ranked], k: int) -> Cut:
 
 
 @dataclass(frozen=True)
-class Lot:
+class DrawnLot:
     """A recorded lot (R7): each player draws a numbered card 1..n; the highest number wins."""
 
     players: tuple[Hashable, ...]  # canonical order (by id), the order the cards were dealt
@@ -192,7 +192,7 @@ class Lot:
         return self.order[:places]
 
 
-def draw_lot(players: Iterable[Hashable], rng: random.Random | int | str) -> Lot:
+def draw_lot(players: Iterable[Hashable], rng: random.Random | int | str) -> DrawnLot:
     """Draw a lot among ``players``: distinct numbers 1..n, highest wins.
 
     ``rng`` is a :class:`random.Random` or a seed. Players are put in canonical order first, so the
@@ -205,7 +205,7 @@ def draw_lot(players: Iterable[Hashable], rng: random.Random | int | str) -> Lot
     cards = rng.sample(range(1, len(ps) + 1), len(ps))
     numbers = dict(zip(ps, cards, strict=True))
     order = tuple(sorted(ps, key=lambda p: -numbers[p]))
-    return Lot(ps, numbers, order, seed)
+    return DrawnLot(ps, numbers, order, seed)
 
 
 def tiebreak_from_order(order: Sequence[Hashable]) -> dict[Hashable, int]:

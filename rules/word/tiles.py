@@ -37,7 +37,6 @@ LETTER_TILES = sum(LETTER_COUNTS.values())  # 110
 JOKERS_IN_SET = 2
 SET_SIZE = LETTER_TILES + JOKERS_IN_SET  # 112
 DEALT_TILES = 14  # each player starts with 14 tiles (R10)
-RACK_MINIMUM = 7  # after each turn a player draws back up to 7 tiles (R10)
 
 _SEPARATORS = re.compile(r"[\s,]+")
 

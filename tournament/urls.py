@@ -4,12 +4,13 @@ from django.contrib import admin
 from django.contrib.auth import views as auth_views
 from django.urls import include, path
 
-from scoring.views import board, referee
+from scoring.views import board, event, referee
 
 from .views import desk, draws, imports, manage, player, public, registration, seating
 
 urlpatterns = [
     path("", include(public.urlpatterns)),
+    path("", include(event.urlpatterns)),
     path("", include(registration.urlpatterns)),
     path("", include(seating.urlpatterns)),
     path("", include("scoring.views.public")),  # live standings, player pages, hall display (issue 6)

@@ -50,7 +50,7 @@ messages: setup
 	$(PY) -m tournament.i18n_compile
 
 check-deploy: setup
-	DJANGO_SETTINGS_MODULE=tournament.settings.production \
+	DJANGO_SETTINGS_MODULE=config.settings.production \
 	DJANGO_SECRET_KEY=check-deploy-0123456789-abcdefghijklmnopqrstuvwxyz-ABCDEFGHIJ \
 	DJANGO_ALLOWED_HOSTS=example.org $(PY) manage.py check --deploy --fail-level WARNING
 

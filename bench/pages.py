@@ -153,7 +153,7 @@ def setup_django(database_url: str | None) -> None:
     if database_url is None:
         database_url = f"sqlite:///{Path(tempfile.mkdtemp(prefix='bench-pages-')) / 'db.sqlite3'}"
     os.environ["DATABASE_URL"] = database_url
-    os.environ.setdefault("DJANGO_SETTINGS_MODULE", "tournament.settings.test")
+    os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings.test")
     import django
     from django.core.management import call_command
 

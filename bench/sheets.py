@@ -29,7 +29,7 @@ TARGET_MS = 50
 
 def _setup_django() -> tuple[str | None, str | None]:
     """Django with the development settings on a throwaway database. Returns (temp dir, PostgreSQL name)."""
-    os.environ["DJANGO_SETTINGS_MODULE"] = "tournament.settings.development"
+    os.environ["DJANGO_SETTINGS_MODULE"] = "config.settings.development"
     tmp = None
     if not os.environ.get("DATABASE_URL"):
         tmp = tempfile.mkdtemp(prefix="bench-sheets-")

@@ -90,7 +90,7 @@ def setup_django(database_url: str | None, migrate: bool = True) -> str:
         path = os.path.join(tempfile.mkdtemp(prefix="bench-standings-"), "db.sqlite3")
         database_url = f"sqlite:///{path}"
     os.environ["DATABASE_URL"] = database_url
-    os.environ.setdefault("DJANGO_SETTINGS_MODULE", "tournament.settings.test")
+    os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings.test")
     import django
     from django.core.management import call_command
 

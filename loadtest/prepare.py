@@ -1,6 +1,6 @@
 """Build the event the load test plays on (issue 6) and write its plan for locust.
 
-    DJANGO_SETTINGS_MODULE=tournament.settings.loadtest DATABASE_URL=… python -m loadtest.prepare --out plan.json
+    DJANGO_SETTINGS_MODULE=config.settings.loadtest DATABASE_URL=… python -m loadtest.prepare --out plan.json
     DJANGO_SETTINGS_MODULE=… DATABASE_URL=… python -m loadtest.prepare --report plan.json
 
 The event: a Busan event of 512 checked-in, numbered players in the middle of round 1 — the draw of
@@ -31,7 +31,7 @@ CHIEF = "loadtest-chief"
 
 
 def _setup() -> None:
-    os.environ.setdefault("DJANGO_SETTINGS_MODULE", "tournament.settings.loadtest")
+    os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings.loadtest")
     import django
 
     django.setup()

@@ -4,7 +4,7 @@ For each database — SQLite always, PostgreSQL when DATABASE_URL names one (the
 `rk_loadtest` by default, dropped and created anew) — it:
 
 1. migrates a fresh database and builds the event (`loadtest.prepare`: Busan round 1, 128 tables);
-2. starts gunicorn with 2 sync workers on 127.0.0.1 and a free port (`tournament.settings.loadtest`:
+2. starts gunicorn with 2 sync workers on 127.0.0.1 and a free port (`config.settings.loadtest`:
    development settings with DEBUG off), and warms both workers up;
 3. runs locust headless for `--run-time` (500 phones, 128 referees, 1 chief referee; loadtest/locustfile.py),
    writing locust's CSV statistics;
@@ -38,7 +38,7 @@ from urllib.parse import urlsplit, urlunsplit
 
 ROOT = Path(__file__).resolve().parent.parent
 BIN = Path(sys.executable).parent
-SETTINGS = "tournament.settings.loadtest"
+SETTINGS = "config.settings.loadtest"
 PG_NAME = "rk_loadtest"
 TARGET_P99_MS = 300
 WORKERS = 2
@@ -184,7 +184,7 @@ def one_database(label: str, url: str, args, out: Path) -> dict:
     gunicorn = locust = None
     try:
         gunicorn = subprocess.Popen(
-            [str(BIN / "gunicorn"), "tournament.wsgi:application", "--workers", str(WORKERS), "--bind",
+            [str(BIN / "gunicorn"), "config.wsgi:application", "--workers", str(WORKERS), "--bind",
              f"127.0.0.1:{port}", "--timeout", "90", "--access-logfile", str(out / f"{label}-access.log"),
              "--access-logformat", ACCESS_FORMAT,
              "--error-logfile", str(out / f"{label}-gunicorn.log")],

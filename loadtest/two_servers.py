@@ -1,7 +1,7 @@
 """Two app servers, one PostgreSQL, one Redis (issue 7): `python -m loadtest.two_servers` (`make two-servers`).
 
 What `docker compose up --scale web=N` relies on, shown on one machine without Docker: two gunicorn
-servers on two ports (A and B, `tournament.settings.loadtest`: production-like, DEBUG off) share one
+servers on two ports (A and B, `config.settings.loadtest`: production-like, DEBUG off) share one
 PostgreSQL database and one Redis cache. On a Busan event of 16 players (4 tables, `loadtest.prepare`):
 
 1. a chief referee signs in on A; the same session opens the board on B (sessions live in PostgreSQL);
@@ -53,7 +53,7 @@ from loadtest.page_forms import PageForms, browser_data
 
 ROOT = Path(__file__).resolve().parent.parent
 BIN = Path(sys.executable).parent
-SETTINGS = "tournament.settings.loadtest"
+SETTINGS = "config.settings.loadtest"
 PG_NAME = "rk_two_servers"
 REDIS_URL = "redis://127.0.0.1:6379/13"
 PLAYERS = 16  # 4 tables of 4
@@ -161,7 +161,7 @@ def start_server(name: str, env: dict, out: Path, workers: int) -> Server:
     port = free_port()
     log = out / f"server-{name}.log"
     process = subprocess.Popen(
-        [str(BIN / "gunicorn"), "tournament.wsgi:application", "--workers", str(workers),
+        [str(BIN / "gunicorn"), "config.wsgi:application", "--workers", str(workers),
          "--bind", f"127.0.0.1:{port}", "--timeout", "60", "--access-logfile", "-", "--error-logfile", "-",
          "--access-logformat", '%(h)s %(t)s "%(r)s" %(s)s %(b)s %(M)sms'],
         env=env, cwd=ROOT, stdout=log.open("w"), stderr=subprocess.STDOUT,

@@ -5,10 +5,10 @@ use 40 s or 2 min). The countdown itself runs in the browser (static/js/turn-tim
 
 Round clock — the rule, for both formats:
 - A stage's LENGTH is planned from R9: a Busan preliminary round takes 70 minutes per 3 games (rounded to the
-  minute, as `scoring.live.schedule` plans it), the Busan final 30 minutes a game, a Hong Kong stage 30 minutes
+  minute, as `tournament.schedule` plans it), the Busan final 30 minutes a game, a Hong Kong stage 30 minutes
   a game (10:20–11:50 for 3 games), a playoff game (a tie on prize places, R7) 30 minutes.
 - The round STARTS when its seating is released (the released draw of its first game), but never before its
-  planned start in the event's timetable (`scoring.live.schedule`): a draw released early, say during the
+  planned start in the event's timetable (`tournament.schedule`): a draw released early, say during the
   briefing, does not eat into play time; a draw released late gives the players their full time.
   A playoff has no slot in the timetable: it starts when its draw is released.
 - It ENDS `length` after it starts. At the end "time" is called (R4: unfinished games are scored as blocked,
@@ -26,8 +26,13 @@ from dataclasses import dataclass
 
 from rules.errors import UnknownRulesetError
 from rules.rulesets import get_ruleset
-
-from .live import BUSAN_FINAL_MINUTES_PER_GAME, BUSAN_MINUTES_PER_GAME, HK_MINUTES_PER_GAME, Slot, schedule
+from tournament.schedule import (
+    BUSAN_FINAL_MINUTES_PER_GAME,
+    BUSAN_MINUTES_PER_GAME,
+    HK_MINUTES_PER_GAME,
+    Slot,
+    schedule,
+)
 
 DEFAULT_TURN_SECONDS = 60  # R9: one minute per turn (official rules)
 PLAYOFF_MINUTES_PER_GAME = 30  # a one-game playoff is played like a Hong Kong game
@@ -64,7 +69,7 @@ def stage_minutes(*, format: str, kind: str, games: int) -> int:
 
 
 def planned_start(slots: list[Slot], *, format: str, kind: str, number: int) -> dt.datetime | None:
-    """Where the stage's play begins in the timetable `scoring.live.schedule(event)` gives.
+    """Where the stage's play begins in the timetable `tournament.schedule.schedule(event)` gives.
 
     Hong Kong: [arrival, briefing, play, scoring] — the play slot. Busan: [check-in, round 1 … round n, final] —
     round `number`, or the last slot for the final. A playoff, or a stage the timetable does not have: None."""

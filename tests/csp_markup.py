@@ -1,4 +1,4 @@
-"""What the Content-Security-Policy (tournament/settings/base.py) would block in a page, found in its markup.
+"""What the Content-Security-Policy (config/settings/base.py) would block in a page, found in its markup.
 
 The policy allows scripts, styles and images from the site only (and data: images). A browser silently
 drops what breaks it — an inline <script>, an onclick=, a style= attribute, a javascript: link — so a

@@ -38,7 +38,7 @@ ROWS = {
 
 def manage(*args: str, database_url: str) -> subprocess.CompletedProcess:
     """manage.py in its own process, as `make backup` / `make restore` run it, against another database."""
-    env = {**os.environ, "DATABASE_URL": database_url, "DJANGO_SETTINGS_MODULE": "tournament.settings.test"}
+    env = {**os.environ, "DATABASE_URL": database_url, "DJANGO_SETTINGS_MODULE": "config.settings.test"}
     return subprocess.run([sys.executable, "manage.py", *args], cwd=settings.BASE_DIR, env=env,
                           capture_output=True, text=True, timeout=600, check=False)
 

@@ -282,7 +282,7 @@ def test_no_page_of_an_event_day_holds_anything_the_policy_blocks(client, event_
 # --- production settings (they refuse to load without a secret key and hosts, so in a fresh process) ---
 
 PRODUCTION_ENV = {
-    "DJANGO_SETTINGS_MODULE": "tournament.settings.production",
+    "DJANGO_SETTINGS_MODULE": "config.settings.production",
     "DJANGO_SECRET_KEY": "test-" + "k" * 60,
     "DJANGO_ALLOWED_HOSTS": "rummikub.example.org",
 }

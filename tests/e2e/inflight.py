@@ -1,4 +1,4 @@
-"""How many requests the live server is answering right now (tests only: tournament/settings/test.py).
+"""How many requests the live server is answering right now (tests only: config/settings/test.py).
 
 A browser test ends while its phones may still be polling; pytest-django then empties the shared in-memory
 SQLite database, and a request still reading a table makes that fail ("database table is locked"). The

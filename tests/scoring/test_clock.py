@@ -12,12 +12,12 @@ from django.utils import timezone
 
 from rules.rulesets import PRESETS, Ruleset
 from scoring import clock
-from scoring.live import schedule
 from scoring.models import TableLink
 from scoring.services.sheets import confirm_sheet, seating_draw, submit_sheet
 from tests.factories import make_event, make_staff, released_stage
 from tests.scoring.helpers import entry_for, key
 from tournament.models import Draw, Event, Stage
+from tournament.schedule import schedule
 from tournament.services import draws
 from tournament.services.audit import Actor
 

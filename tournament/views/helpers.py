@@ -1,16 +1,18 @@
-"""Small pieces every view area uses: fetching a festival or event by slug, activating its time zone."""
+"""Small pieces every view area uses: fetching a festival or event by slug, activating its time zone, counting
+its registrations."""
 
 from functools import wraps
 from urllib.parse import urlencode
 
 from django.contrib.auth.views import redirect_to_login
 from django.core.exceptions import PermissionDenied
+from django.db.models import Count, Q
 from django.shortcuts import get_object_or_404
 from django.urls import reverse
 from django.utils import timezone
 from django_htmx.http import HttpResponseClientRedirect
 
-from ..models import Event, Festival
+from ..models import Event, Festival, Registration
 from ..permissions import ORGANISER, roles_at
 from .errors import permission_denied
 
@@ -25,6 +27,14 @@ def get_event(festival_slug: str, event_slug: str) -> Event:
     event = get_object_or_404(Event.objects.select_related("festival"), festival__slug=festival_slug, slug=event_slug)
     timezone.activate(event.festival.tzinfo)
     return event
+
+
+def with_counts(events):
+    """`events` annotated with `registered_count` and `waitlisted_count` (the festival and event pages)."""
+    return events.annotate(
+        registered_count=Count("registrations", filter=Q(registrations__status=Registration.Status.REGISTERED)),
+        waitlisted_count=Count("registrations", filter=Q(registrations__status=Registration.Status.WAITLISTED)),
+    )
 
 
 def staff_view(*roles: str, home: str):

@@ -1,13 +1,11 @@
-"""Public pages (no login): festivals, their events, registration."""
+"""Public pages (no login): the festivals and each festival's events. The event page is scoring's
+(scoring/views/event.py): on the day it shows the play."""
 
-from django.db.models import Count, Q
 from django.shortcuts import render
 from django.urls import path
 
-from scoring.live import current_play, schedule
-
-from ..models import Draw, Festival, Registration
-from .helpers import get_event, get_festival
+from ..models import Festival
+from .helpers import get_festival, with_counts
 
 
 def home(request):
@@ -15,32 +13,13 @@ def home(request):
     return render(request, "tournament/home.html", {"festivals": festivals})
 
 
-def _with_counts(events):
-    return events.annotate(
-        registered_count=Count("registrations", filter=Q(registrations__status=Registration.Status.REGISTERED)),
-        waitlisted_count=Count("registrations", filter=Q(registrations__status=Registration.Status.WAITLISTED)),
-    )
-
-
 def festival_page(request, festival):
     festival = get_festival(festival)
-    events = _with_counts(festival.events.all())
+    events = with_counts(festival.events.all())
     return render(request, "tournament/festival.html", {"festival": festival, "events": events})
-
-
-def event_page(request, festival, event):
-    event = get_event(festival, event)
-    event = _with_counts(type(event).objects.filter(pk=event.pk)).select_related("festival").get()
-    has_draw = Draw.objects.filter(stage__event=event, status=Draw.Status.RELEASED).exists()
-    # Issue 6: the day's timetable (R9), what is being played now, links to standings and players.
-    return render(request, "tournament/event.html", {
-        "festival": event.festival, "event": event, "has_draw": has_draw, "schedule": schedule(event),
-        "play": current_play(event),
-    })
 
 
 urlpatterns = [
     path("", home, name="home"),
     path("f/<slug:festival>/", festival_page, name="festival"),
-    path("f/<slug:festival>/<slug:event>/", event_page, name="event"),
 ]

@@ -55,8 +55,8 @@ MIDDLEWARE = [
     "axes.middleware.AxesMiddleware",
 ]
 
-ROOT_URLCONF = "tournament.urls"
-WSGI_APPLICATION = "tournament.wsgi.application"
+ROOT_URLCONF = "config.urls"
+WSGI_APPLICATION = "config.wsgi.application"
 
 TEMPLATES = [
     {
@@ -116,7 +116,7 @@ AXES_LOCKOUT_PARAMETERS = [["username", "ip_address"]]
 AXES_LOCKOUT_TEMPLATE = "registration/locked_out.html"
 AXES_RESET_ON_SUCCESS = True
 
-# Registration floods: per client address, see tournament/views/public.py.
+# Registration floods: per client address, see tournament/views/registration.py.
 RATELIMIT_VIEW = "tournament.views.errors.rate_limited"
 REGISTRATION_RATE = os.environ.get("REGISTRATION_RATE", "10/m")
 # Behind the docker-compose reverse proxy the client address arrives in X-Forwarded-For.

@@ -1,0 +1,17 @@
+"""The scoring app's routes: the event page and live pages, the round clock, referees, the board, results,
+conduct, exports and the public API. Each view module keeps its own routes."""
+
+from django.urls import include, path
+
+from .views import board, clock, conduct, event, exports, public, referee, results
+
+urlpatterns = [
+    path("", include(event.urlpatterns)),
+    path("", include(public.urlpatterns)),
+    path("", include(clock.urlpatterns)),
+    path("", include(referee.urlpatterns)),
+    path("manage/", include(board.urlpatterns)),
+    path("", include(results.urlpatterns)),
+    path("manage/", include(conduct.urlpatterns)),
+    path("", include(exports.urlpatterns)),
+]

@@ -1,0 +1,26 @@
+"""The public event page: the event's facts, the day's timetable (R9), what is being played now, links to the
+draw, standings and players. It belongs to scoring because on the event day it is the live status page."""
+
+from django.shortcuts import render
+from django.urls import path
+
+from tournament.models import Draw
+from tournament.schedule import schedule
+from tournament.views.helpers import get_event, with_counts
+
+from ..live import current_play
+
+
+def event_page(request, festival, event):
+    event = get_event(festival, event)
+    event = with_counts(type(event).objects.filter(pk=event.pk)).select_related("festival").get()
+    has_draw = Draw.objects.filter(stage__event=event, status=Draw.Status.RELEASED).exists()
+    return render(request, "tournament/event.html", {
+        "festival": event.festival, "event": event, "has_draw": has_draw, "schedule": schedule(event),
+        "play": current_play(event),
+    })
+
+
+urlpatterns = [
+    path("f/<slug:festival>/<slug:event>/", event_page, name="event"),
+]

@@ -18,7 +18,7 @@ from dataclasses import dataclass, field
 from tournament.models import Event
 
 from .live import event_state
-from .standings import Result, Standings, compute, criteria_for, event_standings
+from .standings import Result, Standings, criteria_for, event_standings, running_ranks
 
 KEEP = 6  # snapshots kept per process: an old version is never asked for again, and a big event's is megabytes
 
@@ -42,19 +42,11 @@ class Snapshot:
         return self._running.get(player, {})
 
     def _all_running_ranks(self) -> dict[int, dict[tuple[int, int], str]]:
-        # One ranking per game played (not per player and game): 10 games of 1,024 players is 10 rankings.
         criteria, points = self.criteria
-        players = list(self.standings.registrations)
-        ranks: dict[int, dict[tuple[int, int], str]] = {}
-        upto = 0
-        for column in self.standings.columns:
-            while upto < len(self.results) and (self.results[upto].stage, self.results[upto].game) <= column:
-                upto += 1
-            played = {r.player for r in self.results[:upto] if (r.stage, r.game) == column}
-            for line in compute(players, self.results[:upto], criteria, points, self.standings.tiebreak):
-                if line.player in played:
-                    ranks.setdefault(line.player, {})[column] = f"{line.rank}=" if line.tied else str(line.rank)
-        return ranks
+        lines = running_ranks(self.standings.registrations, self.results, self.standings.columns, criteria, points,
+                              self.standings.tiebreak)
+        return {player: {column: f"{line.rank}=" if line.tied else str(line.rank) for column, line in games.items()}
+                for player, games in lines.items()}
 
 
 _snapshots: "OrderedDict[tuple, Snapshot]" = OrderedDict()

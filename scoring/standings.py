@@ -107,3 +107,22 @@ def event_standings(event: Event, *, stage: Stage | None = None) -> Standings:
     columns = sorted({(r.stage, r.game) for r in results})
     return Standings(lines=lines, columns=columns, points=points, registrations=registrations, stage=stage,
                      tiebreak=tiebreak)
+
+
+def running_ranks(players: Iterable[int], results: Sequence[Result], columns: Sequence[tuple[int, int]],
+                  criteria: Sequence[str], points: str, tiebreak: dict[int, int] | None = None
+                  ) -> dict[int, dict[tuple[int, int], Line]]:
+    """Each player's line in the standings right after each game (column) they played: one ranking per game
+    played, not one per player and game (10 games of 1,024 players is 10 rankings). `results` in play order."""
+    players = list(players)
+    ordered = sorted(results, key=lambda r: (r.stage, r.game))
+    ranks: dict[int, dict[tuple[int, int], Line]] = {}
+    upto = 0
+    for column in columns:
+        while upto < len(ordered) and (ordered[upto].stage, ordered[upto].game) <= column:
+            upto += 1
+        played = {r.player for r in ordered[:upto] if (r.stage, r.game) == column}
+        for line in compute(players, ordered[:upto], criteria, points, tiebreak):
+            if line.player in played:
+                ranks.setdefault(line.player, {})[column] = line
+    return ranks

@@ -4,7 +4,7 @@ from django.contrib import admin
 from django.contrib.auth import views as auth_views
 from django.urls import include, path
 
-from scoring.views import board, referee
+from scoring.views import board, links, referee, sheet, stage
 
 from .views import desk, draws, imports, manage, player, public, registration, seating
 
@@ -21,6 +21,9 @@ urlpatterns = [
     path("manage/", include(imports.urlpatterns)),
     path("manage/", include(draws.urlpatterns)),
     path("manage/", include(board.urlpatterns)),
+    path("manage/", include(sheet.urlpatterns)),
+    path("manage/", include(stage.urlpatterns)),
+    path("manage/", include(links.urlpatterns)),
     path("", include("scoring.views.results")),  # results, certificates, season; manage/…/results/ (issue 6)
     path("manage/", include("scoring.views.conduct")),  # conduct: warnings, disqualification (issue 6)
     path("", include("scoring.views.exports")),  # manage/…/export.json, CSV/XLSX; the public api/ (issue 6)

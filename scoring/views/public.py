@@ -19,11 +19,10 @@ from django.utils.safestring import SafeString, mark_safe
 from django.utils.translation import gettext as _
 from django.views.decorators.http import condition
 
-from tournament.models import ConductRecord, Event, Registration, Seat, Stage, StageEntry
+from tournament.models import ConductRecord, Event, Registration, Stage, StageEntry
 from tournament.models.registration import name_key
-from tournament.views.draws import tables_of
+from tournament.services import seating
 from tournament.views.helpers import get_event
-from tournament.views.seating import released_draw
 
 from ..live import Play, current_play, etag_for, stage_play
 from ..services import progress
@@ -325,22 +324,6 @@ def _registration(event: Event, number: int) -> Registration:
     return registration
 
 
-def _next_table(event: Event, registration: Registration, played: set[tuple[int, int]]):
-    """The released seating of the player's next game without a confirmed result, and its tablemates."""
-    seats = (Seat.objects.filter(registration=registration, draw__status="released")
-             .select_related("draw__stage", "table").order_by("draw__stage__number", "draw__game"))
-    for seat in seats:
-        stage = seat.draw.stage
-        games = [seat.draw.game] if event.format == Event.Format.HONG_KONG else range(seat.draw.game, stage.games + 1)
-        for game in games:
-            if (stage.number, game) not in played:
-                mates = list(Seat.objects.filter(table=seat.table).select_related("registration__player")
-                             .order_by("position"))
-                return {"stage": stage, "game": game, "table": seat.table.number, "seat": seat.position,
-                        "seats": mates}
-    return None
-
-
 def _player_context(request, festival, event, number):
     event = _event(request, festival, event)
     registration = _registration(event, number)
@@ -357,7 +340,8 @@ def _player_context(request, festival, event, number):
                           sorted(mates, key=lambda r: r.number or 0), ranks.get((result.stage, result.game), "")))
     line = next((line for line in standings.lines if line.player == registration.id), None)
     played = {(r.stage, r.game) for r in mine}
-    next_table = _next_table(event, registration, played) if event.public_draw else None
+    found = seating.next_table(event, registration, played) if event.public_draw else None
+    next_table = dict(vars(found)) if found else None
     if next_table and mine and event.format == Event.Format.HONG_KONG and mine[-1].stage == next_table["stage"].number:
         # R8.2: after every game the top two of each table move up a table (k → k+1, the last → 1), the rest stay.
         next_table["came_from"] = mine[-1].table
@@ -415,12 +399,8 @@ def _hall_context(request, festival, event):
         # prize places, also while a playoff table is played.
         per_stage = event.format == Event.Format.BUSAN and play.stage.advance != Stage.Advance.PLAYOFF
         board = build_board(event, play.stage if per_stage else None, play)
-    draw = released_draw(event) if event.public_draw else None
-    tables = []
-    if draw is not None:
-        seats = list(Seat.objects.filter(draw=draw).select_related("table", "registration__player")
-                     .order_by("table__number", "position"))
-        tables = tables_of(seats)
+    draw = seating.public_draw(event)
+    tables = seating.by_table(seating.seats(draw)) if draw is not None else []
     return {
         "festival": event.festival, "event": event, "play": play, "board": board, "draw": draw,
         "standing_slides": _chunks(board.rows, HALL_ROWS) if board else [],

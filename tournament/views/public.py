@@ -6,7 +6,8 @@ from django.urls import path
 
 from scoring.live import current_play, schedule
 
-from ..models import Draw, Festival, Registration
+from ..models import Festival, Registration
+from ..services import seating
 from .helpers import get_event, get_festival
 
 
@@ -31,7 +32,7 @@ def festival_page(request, festival):
 def event_page(request, festival, event):
     event = get_event(festival, event)
     event = _with_counts(type(event).objects.filter(pk=event.pk)).select_related("festival").get()
-    has_draw = Draw.objects.filter(stage__event=event, status=Draw.Status.RELEASED).exists()
+    has_draw = seating.has_released_draw(event)
     # Issue 6: the day's timetable (R9), what is being played now, links to standings and players.
     return render(request, "tournament/event.html", {
         "festival": event.festival, "event": event, "has_draw": has_draw, "schedule": schedule(event),

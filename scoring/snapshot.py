@@ -15,10 +15,11 @@ import threading
 from collections import OrderedDict
 from dataclasses import dataclass, field
 
+from tournament.formats.ranking import SeatResult
 from tournament.models import Event
 
 from .live import event_state
-from .standings import Result, Standings, criteria_for, event_standings, running_ranks
+from .standings import Standings, criteria_for, event_standings, running_ranks
 
 KEEP = 6  # snapshots kept per process: an old version is never asked for again, and a big event's is megabytes
 
@@ -26,7 +27,7 @@ KEEP = 6  # snapshots kept per process: an old version is never asked for again,
 @dataclass
 class Snapshot:
     standings: Standings
-    results: list[Result]  # every confirmed result, in play order
+    results: list[SeatResult]  # every confirmed result, in play order
     at_table: dict[tuple[int, int, int], list[int]]  # (stage, game, table) → players
     criteria: tuple[tuple[str, ...], str]
     _running: dict[int, dict[tuple[int, int], str]] | None = field(default=None, repr=False)
@@ -80,5 +81,5 @@ def _build(event: Event) -> Snapshot:
                      key=lambda r: (r.stage, r.game, r.table))
     at_table: dict[tuple[int, int, int], list[int]] = {}
     for result in results:
-        at_table.setdefault((result.stage, result.game, result.table), []).append(result.player)
+        at_table.setdefault((result.stage, result.game, result.table), []).append(result.player_id)
     return Snapshot(standings, results, at_table, criteria_for(event))

@@ -35,8 +35,8 @@ KEPT_ACTION = "conduct.kept"
 def departures(event: Event) -> dict[int, ConductRecord]:
     """Registration id → the record that took the player out of the event (disqualified, withdrew, forfeit)."""
     out: dict[int, ConductRecord] = {}
-    for conduct in ConductRecord.objects.filter(event=event, kind__in=ConductRecord.LEAVES_EVENT).order_by(
-            "created_at", "id"):
+    for conduct in (ConductRecord.objects.filter(event=event, kind__in=ConductRecord.LEAVES_EVENT)
+                    .select_related("stage").order_by("created_at", "id")):
         out.setdefault(conduct.registration_id, conduct)
     return out
 

@@ -10,7 +10,7 @@ from django.urls import reverse
 from django.utils import timezone
 
 from scoring.services.sheets import confirm_sheet, correct_sheet, submit_sheet
-from scoring.views.public import build_board
+from scoring.standings_board import build_board
 from tests.factories import make_event, make_player, make_registration, make_staff, released_stage
 from tests.scoring.helpers import entry_for, key
 from tournament.models import ConductRecord, Event, Stage

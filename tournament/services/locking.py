@@ -29,3 +29,10 @@ def lock_event(event: Event | int, *, shared: bool = False) -> Event:
                 cursor.execute(f"SELECT 1 FROM {Event._meta.db_table} WHERE id = %s FOR SHARE", [pk])
         return Event.objects.select_related("festival").get(pk=pk)
     return Event.objects.select_for_update(of=("self",)).select_related("festival").get(pk=pk)
+
+
+def lock_festival_events(festival) -> list[Event]:
+    """Every event of a festival locked, in a fixed order (an import of registrations touches them all)."""
+    if not connection.in_atomic_block:
+        raise TransactionManagementError("lock_festival_events() needs a transaction.")
+    return list(Event.objects.select_for_update(of=("self",)).filter(festival=festival).order_by("pk"))

@@ -46,7 +46,7 @@ class SheetGame(ABC):
 
     key: str  # the Event.Game value
     entry_template: str  # the referee's form fields (inside the one referee page)
-    check_template: str  # the live check panel
+    check_template: str  # the live check's game-specific part: problems, scores, totals
     recorded_template: str  # a recorded sheet, read-only
     correction_template: str  # the chief referee's correction fields (inside the one correction page)
     line_template: str  # one seat's line on the chief referee's view of a sheet
@@ -56,6 +56,7 @@ class SheetGame(ABC):
     badge: str  # shown beside the page title ("" for none)
     page_class: str  # extra CSS class of the page
     check_id: str  # the element the live check is swapped into
+    marks_seats: bool  # the live check marks each problem at its seat card
     keeps_drafts: bool  # the page keeps a draft on the phone until the server has the sheet
     correction_key_field: str  # the correction form's one-time key field
 

@@ -241,11 +241,12 @@ def preview(request, access: TableAccess, game: int):
     """The live check: each seat's result, every problem, and what the game adds (zero-sum, running totals)."""
     current = _Game(access, game)
     if not current.seats:
-        return render(request, current.rules.check_template, {"unavailable": True})
+        return render(request, "scoring/referee/_check.html", {"unavailable": True})
     form = current.form(request.POST, require_key=False)
     judgement = current.judge(form) if form.is_valid() else None
-    return render(request, current.rules.check_template, {
-        "form": form, "judgement": judgement, "oob": True, **current.rules.check_context(form, judgement),
+    return render(request, "scoring/referee/_check.html", {
+        "form": form, "judgement": judgement, "rules": current.rules, "oob": True,
+        **current.rules.check_context(form, judgement),
     })
 
 

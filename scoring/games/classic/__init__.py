@@ -25,6 +25,7 @@ class ClassicGame(SheetGame):
     badge = ""
     page_class = ""
     check_id = "sheet-check"
+    marks_seats = True  # the check marks each problem at its seat card
     keeps_drafts = True  # static/js/sheet.js keeps a draft on the phone until the server has the sheet
     correction_key_field = "key"
 

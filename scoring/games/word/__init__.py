@@ -33,6 +33,7 @@ class WordGame(SheetGame):
     badge = gettext_lazy("Rummikub Word")
     page_class = "word-sheet-page"
     check_id = "word-check"
+    marks_seats = False
     keeps_drafts = False
     correction_key_field = "idempotency_key"
 

@@ -165,11 +165,11 @@ def mid_round(players: int, seed: int):
     """A Busan event in the middle of round 1: draw released, game 1 confirmed, half of game 2 submitted."""
     from django.db import transaction
 
+    from scoring.games.classic import ruleset_of
     from scoring.services.links import ensure_links
-    from scoring.services.records import ruleset_of
-    from scoring.services.sheets import confirm_sheet, seating_draw, submit_sheet
+    from scoring.services.sheets import confirm_sheet, submit_sheet
     from scoring.simulation import plausible_entry, prepare_event, staff_of
-    from tournament.services import draws
+    from tournament.services import draws, seating
     from tournament.services.audit import Actor
 
     with transaction.atomic():
@@ -181,7 +181,7 @@ def mid_round(players: int, seed: int):
         links = ensure_links(stage=stage, actor=organiser)
         ruleset = ruleset_of(event)
         for game in (1, 2):
-            tables = draws.seating(seating_draw(stage, game))
+            tables = seating.player_ids(seating.game_draw(stage, game))
             for number, registrations in enumerate(tables, start=1):
                 if game == 2 and number > len(tables) // 2:
                     break

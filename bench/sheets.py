@@ -63,13 +63,12 @@ def _stage(fmt: str, tables: int, seed: int):
 
 
 def _entries(stage, game: int, rng):
-    from scoring.services.records import ruleset_of
-    from scoring.services.sheets import seating_draw
+    from scoring.games.classic import ruleset_of
     from scoring.simulation import plausible_entry
-    from tournament.services.draws import seating
+    from tournament.services import seating
 
     ruleset = ruleset_of(stage.event)
-    return [plausible_entry(rng, ruleset, players) for players in seating(seating_draw(stage, game))]
+    return [plausible_entry(rng, ruleset, players) for players in seating.player_ids(seating.game_draw(stage, game))]
 
 
 def _submit(stage, game: int, table: int, entry):

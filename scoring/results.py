@@ -44,7 +44,7 @@ from django.utils.translation import gettext as _
 
 from rules.rulesets import get_ruleset
 from tournament.formats.draw import new_seed
-from tournament.formats.ranking import AVERAGE, TOTAL, draw_lot, id_key
+from tournament.formats.ranking import AVERAGE, PRIZE_PLACES, TOTAL, draw_lot, id_key
 from tournament.models import (
     ConductRecord,
     Draw,
@@ -57,10 +57,10 @@ from tournament.models import (
 )
 from tournament.services.audit import Actor, record
 from tournament.services.errors import ServiceError
+from tournament.services.locking import lock_event
 
 from .models import ScoreSheet, SheetSeat
 
-PRIZE_PLACES = 4  # R8.1: the final decides places 1–4; R8.2: four prize places
 PODIUM = 3
 UNDER_AGE = 15  # R9
 MAX_POINTS = 100_000
@@ -448,7 +448,7 @@ def find_prize_tie(results: Results, place: int) -> TieView:
 def draw_place_lot(*, event: Event, place: int, actor: Actor, seed: int | str | None = None) -> Lot:
     """R7: the software draws numbered cards for the players sharing a prize place and records them."""
     with transaction.atomic():
-        event = Event.objects.select_for_update().select_related("festival").get(pk=event.pk)
+        event = lock_event(event)
         results = event_results(event)
         tie = find_prize_tie(results, place)
         if tie.pending_playoff is not None:
@@ -474,7 +474,7 @@ def set_ranking_points(*, event: Event, text: str, actor: Actor) -> Event:
     if len(value) > Event._meta.get_field("ranking_points").max_length:
         raise ServiceError(_("The table is too long."), code="too_long")
     with transaction.atomic():
-        event = Event.objects.select_for_update().select_related("festival").get(pk=event.pk)
+        event = lock_event(event)
         before = event.ranking_points
         if before == value:  # saved again unchanged (a phone sending twice): nothing to record
             return event

@@ -15,10 +15,11 @@ import threading
 from collections import OrderedDict
 from dataclasses import dataclass, field
 
+from tournament.formats.ranking import SeatResult
 from tournament.models import Event
 
 from .live import event_state
-from .standings import Result, Standings, compute, criteria_for, event_standings
+from .standings import Standings, criteria_for, event_standings, running_ranks
 
 KEEP = 6  # snapshots kept per process: an old version is never asked for again, and a big event's is megabytes
 
@@ -26,7 +27,7 @@ KEEP = 6  # snapshots kept per process: an old version is never asked for again,
 @dataclass
 class Snapshot:
     standings: Standings
-    results: list[Result]  # every confirmed result, in play order
+    results: list[SeatResult]  # every confirmed result, in play order
     at_table: dict[tuple[int, int, int], list[int]]  # (stage, game, table) → players
     criteria: tuple[tuple[str, ...], str]
     _running: dict[int, dict[tuple[int, int], str]] | None = field(default=None, repr=False)
@@ -42,19 +43,11 @@ class Snapshot:
         return self._running.get(player, {})
 
     def _all_running_ranks(self) -> dict[int, dict[tuple[int, int], str]]:
-        # One ranking per game played (not per player and game): 10 games of 1,024 players is 10 rankings.
         criteria, points = self.criteria
-        players = list(self.standings.registrations)
-        ranks: dict[int, dict[tuple[int, int], str]] = {}
-        upto = 0
-        for column in self.standings.columns:
-            while upto < len(self.results) and (self.results[upto].stage, self.results[upto].game) <= column:
-                upto += 1
-            played = {r.player for r in self.results[:upto] if (r.stage, r.game) == column}
-            for line in compute(players, self.results[:upto], criteria, points, self.standings.tiebreak):
-                if line.player in played:
-                    ranks.setdefault(line.player, {})[column] = f"{line.rank}=" if line.tied else str(line.rank)
-        return ranks
+        lines = running_ranks(self.standings.registrations, self.results, self.standings.columns, criteria, points,
+                              self.standings.tiebreak)
+        return {player: {column: f"{line.rank}=" if line.tied else str(line.rank) for column, line in games.items()}
+                for player, games in lines.items()}
 
 
 _snapshots: "OrderedDict[tuple, Snapshot]" = OrderedDict()
@@ -88,5 +81,5 @@ def _build(event: Event) -> Snapshot:
                      key=lambda r: (r.stage, r.game, r.table))
     at_table: dict[tuple[int, int, int], list[int]] = {}
     for result in results:
-        at_table.setdefault((result.stage, result.game, result.table), []).append(result.player)
+        at_table.setdefault((result.stage, result.game, result.table), []).append(result.player_id)
     return Snapshot(standings, results, at_table, criteria_for(event))

@@ -9,22 +9,10 @@ from dataclasses import dataclass, field
 from decimal import Decimal
 
 from rules.rulesets import get_ruleset
-from tournament.formats.ranking import AVERAGE, TOTAL, Standing, rank_by
+from tournament.formats.ranking import AVERAGE, TOTAL, SeatResult, Standing, rank_by
 from tournament.models import Event, Lot, Registration, Stage
 
 from .models import ScoreSheet, SheetSeat
-
-
-@dataclass(frozen=True)
-class Result:
-    """One confirmed sheet line: a player's score in one game."""
-
-    player: int
-    stage: int
-    game: int
-    table: int
-    score: Decimal
-    win: bool
 
 
 @dataclass
@@ -36,7 +24,7 @@ class Line:
     wins: int = 0
     total: Decimal = Decimal("0")
     points: Decimal = Decimal("0")  # what the ranking uses: total or average
-    cells: dict[tuple[int, int], Result] = field(default_factory=dict)
+    cells: dict[tuple[int, int], SeatResult] = field(default_factory=dict)
 
     @property
     def average(self) -> Decimal:
@@ -52,11 +40,11 @@ def criteria_for(event: Event) -> tuple[tuple[str, ...], str]:
     return chosen, (AVERAGE if points == AVERAGE else TOTAL)
 
 
-def compute(players: Iterable[int], results: Iterable[Result], criteria: Sequence[str], points: str,
+def compute(players: Iterable[int], results: Iterable[SeatResult], criteria: Sequence[str], points: str,
             tiebreak: dict[int, int] | None = None) -> list[Line]:
     lines = {p: Line(player=p) for p in players}
     for result in results:
-        line = lines.setdefault(result.player, Line(player=result.player))
+        line = lines.setdefault(result.player_id, Line(player=result.player_id))
         line.games += 1
         line.wins += 1 if result.win else 0
         line.total += result.score
@@ -94,7 +82,7 @@ def event_standings(event: Event, *, stage: Stage | None = None) -> Standings:
         entrants = Registration.objects.filter(stage_entries__stage__event=event).distinct()
         lots = Lot.objects.filter(stage__event=event, purpose=Lot.Purpose.PLACE)
     results = [
-        Result(player, stage_number, game, table, score, win)
+        SeatResult(player_id=player, stage=stage_number, game=game, table=table, score=score, win=win)
         for player, stage_number, game, table, score, win in rows.values_list(
             "registration_id", "sheet__stage__number", "sheet__game", "sheet__table_number", "score", "win")
     ]
@@ -107,3 +95,22 @@ def event_standings(event: Event, *, stage: Stage | None = None) -> Standings:
     columns = sorted({(r.stage, r.game) for r in results})
     return Standings(lines=lines, columns=columns, points=points, registrations=registrations, stage=stage,
                      tiebreak=tiebreak)
+
+
+def running_ranks(players: Iterable[int], results: Sequence[SeatResult], columns: Sequence[tuple[int, int]],
+                  criteria: Sequence[str], points: str, tiebreak: dict[int, int] | None = None
+                  ) -> dict[int, dict[tuple[int, int], Line]]:
+    """Each player's line in the standings right after each game (column) they played: one ranking per game
+    played, not one per player and game (10 games of 1,024 players is 10 rankings). `results` in play order."""
+    players = list(players)
+    ordered = sorted(results, key=lambda r: (r.stage, r.game))
+    ranks: dict[int, dict[tuple[int, int], Line]] = {}
+    upto = 0
+    for column in columns:
+        while upto < len(ordered) and (ordered[upto].stage, ordered[upto].game) <= column:
+            upto += 1
+        played = {r.player_id for r in ordered[:upto] if (r.stage, r.game) == column}
+        for line in compute(players, ordered[:upto], criteria, points, tiebreak):
+            if line.player in played:
+                ranks.setdefault(line.player, {})[column] = line
+    return ranks

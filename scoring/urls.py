@@ -3,7 +3,7 @@ conduct, exports and the public API. Each view module keeps its own routes."""
 
 from django.urls import include, path
 
-from .views import board, clock, conduct, event, exports, public, referee, results
+from .views import board, clock, conduct, event, exports, links, public, referee, results, sheet, stage
 
 urlpatterns = [
     path("", include(event.urlpatterns)),
@@ -11,6 +11,9 @@ urlpatterns = [
     path("", include(clock.urlpatterns)),
     path("", include(referee.urlpatterns)),
     path("manage/", include(board.urlpatterns)),
+    path("manage/", include(sheet.urlpatterns)),
+    path("manage/", include(stage.urlpatterns)),
+    path("manage/", include(links.urlpatterns)),
     path("", include(results.urlpatterns)),
     path("manage/", include(conduct.urlpatterns)),
     path("", include(exports.urlpatterns)),

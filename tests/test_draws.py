@@ -5,13 +5,13 @@ from django.urls import reverse
 
 from tests.factories import make_event, make_staff, ready_event
 from tournament.models import AuditEntry, Draw, Event, Seat, Stage
-from tournament.services import ServiceError
+from tournament.services import ServiceError, seating
 from tournament.services import draws as services
 from tournament.services.audit import Actor
 
 pytestmark = pytest.mark.django_db
 def tables_of(draw):
-    return services.seating(draw)
+    return seating.player_ids(draw)
 
 
 def test_busan_event_of_117_gets_round_one_with_27_tables_of_four_and_3_of_three():

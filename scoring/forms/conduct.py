@@ -1,7 +1,6 @@
 """Forms of the conduct pages (issue 6, R9): they only parse; `scoring.services.conduct` decides."""
 
 import re
-import uuid
 
 from django import forms
 from django.utils.translation import gettext_lazy as _
@@ -9,7 +8,7 @@ from django.utils.translation import gettext_lazy as _
 from tournament.models import ConductRecord, Registration, Stage
 
 from ..services.conduct import MAX_NOTE
-from .entry import KEY_PATTERN
+from .common import KEY_PATTERN, new_key
 
 Kind = ConductRecord.Kind
 MAX_NUMBER = 99_999
@@ -36,7 +35,7 @@ class ConductForm(forms.Form):
     def __init__(self, *args, event, action: str = "warning", **kwargs):
         super().__init__(*args, **kwargs)
         if not self.is_bound:
-            self.fields["key"].initial = uuid.uuid4().hex
+            self.fields["key"].initial = new_key()
         self.event = event
         self.action = action if action in ACTIONS else "warning"
         kinds = ACTIONS[self.action]

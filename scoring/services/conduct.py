@@ -19,8 +19,9 @@ from django.utils.translation import gettext as _
 from tournament.formats.tables import MIN_TABLE, MergeProposal, merge_proposal
 from tournament.models import AuditEntry, ConductRecord, Draw, Event, Registration, Stage, StageEntry
 from tournament.services.audit import Actor, record
-from tournament.services.draws import seating
 from tournament.services.errors import ServiceError
+from tournament.services.locking import lock_event
+from tournament.services.seating import player_ids, plays_each_game_anew, working_draw
 
 from ..models import ScoreSheet, SheetSeat
 
@@ -34,8 +35,8 @@ KEPT_ACTION = "conduct.kept"
 def departures(event: Event) -> dict[int, ConductRecord]:
     """Registration id → the record that took the player out of the event (disqualified, withdrew, forfeit)."""
     out: dict[int, ConductRecord] = {}
-    for conduct in ConductRecord.objects.filter(event=event, kind__in=ConductRecord.LEAVES_EVENT).order_by(
-            "created_at", "id"):
+    for conduct in (ConductRecord.objects.filter(event=event, kind__in=ConductRecord.LEAVES_EVENT)
+                    .select_related("stage").order_by("created_at", "id")):
         out.setdefault(conduct.registration_id, conduct)
     return out
 
@@ -72,7 +73,8 @@ def _clean_note(note: str) -> str:
 
 
 def _locked_entrant(event: Event, registration: Registration) -> Registration:
-    registration = Registration.objects.select_for_update().filter(pk=registration.pk, event=event).first()
+    lock_event(event)
+    registration = Registration.objects.filter(pk=registration.pk, event=event).first()
     if registration is None:
         raise ServiceError(_("This player is not in this event."), code="other_event")
     if not StageEntry.objects.filter(stage__event=event, registration=registration).exists():
@@ -176,13 +178,9 @@ def _label(registration: Registration) -> str:
     return f"#{registration.number} {registration.player.name}" if registration.number else registration.player.name
 
 
-def _newest_seating(stage: Stage) -> Draw | None:
-    return stage.draws.exclude(status=Draw.Status.DISCARDED).order_by("-game", "-created_at").first()
-
-
 def _games_of(stage: Stage, draw: Draw) -> list[int]:
     """The games a seating is used for: Busan one draw for the whole stage, Hong Kong one per game."""
-    if stage.event.format == Event.Format.HONG_KONG:
+    if plays_each_game_anew(stage.event):
         return [draw.game]
     return list(range(draw.game, stage.games + 1))
 
@@ -206,7 +204,7 @@ def departure_effect(*, event: Event, registration: Registration, kind: str) -> 
                             % {"stage": stage.display_name})
         return effect
     out = set(departures(event)) | {registration.pk}
-    draw = _newest_seating(stage)
+    draw = working_draw(stage)
     seat_table = None
     if draw is not None:
         seat_table = draw.seats.filter(registration=registration).values_list("table__number", flat=True).first()
@@ -220,7 +218,7 @@ def departure_effect(*, event: Event, registration: Registration, kind: str) -> 
     if draw is not None and seat_table is not None and effect.games_left:
         effect.draw, effect.table = draw, seat_table
         tables = {number: [p for p in players if p not in out]
-                  for number, players in enumerate(seating(draw), start=1)}
+                  for number, players in enumerate(player_ids(draw), start=1)}
         effect.left_at_table = len(tables.get(seat_table, []))
         effect.proposal = merge_proposal(tables)
         movers = {m.player_id for m in effect.proposal.moves}

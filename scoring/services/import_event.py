@@ -24,18 +24,17 @@ from tournament.models import (
     AuditEntry,
     ConductRecord,
     Draw,
-    DrawTable,
     Event,
     Festival,
     Lot,
     Player,
     Registration,
-    Seat,
     Stage,
     StageEntry,
 )
 from tournament.models.registration import contact_key, name_key
 from tournament.services.audit import Actor, record
+from tournament.services.seating import write_seating
 
 from ..exports import EVENT_SETTINGS, number
 from ..models import ScoreSheet, SheetSeat, WordTurn
@@ -267,14 +266,9 @@ class _Importer:
                 seated |= set(players)
                 tables[number_] = [(position, self.registration(p, f"{table_node.where}.seats"))
                                    for position, p in enumerate(players, start=1)]
-            draw.save()
+            write_seating(draw, {number: [registration.pk for _position, registration in seats]
+                                 for number, seats in tables.items()})
             _restamp(Draw, [draw], "created_at", [draw_node.get("created_at", "moment")])
-            rows = [DrawTable(draw=draw, number=n) for n in sorted(tables)]
-            _create_all(DrawTable, rows)
-            Seat.objects.bulk_create([
-                Seat(draw=draw, table=row, position=position, registration=registration)
-                for row in rows for position, registration in tables[row.number]
-            ])
             out[game] = (draw, tables)
         self.counts["draws"] += len(out)
         return out

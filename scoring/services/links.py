@@ -11,21 +11,19 @@ from django.db import transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
-from tournament.models import DrawTable, Stage
+from tournament.models import Stage
 from tournament.permissions import REFEREE, has_role
 from tournament.services.audit import Actor, record
 from tournament.services.errors import ServiceError
+from tournament.services.locking import lock_event
+from tournament.services.seating import game_draw, table_numbers
 
 from ..models import RefereeAssignment, TableLink
-from .sheets import seating_draw
 
 
 def stage_table_numbers(stage: Stage) -> list[int]:
     """The tables of the stage: those of its released seating for game 1."""
-    draw = seating_draw(stage, 1)
-    if draw is None:
-        return []
-    return list(DrawTable.objects.filter(draw=draw).order_by("number").values_list("number", flat=True))
+    return table_numbers(game_draw(stage, 1))
 
 
 def live_links(stage: Stage) -> dict[int, TableLink]:
@@ -33,7 +31,8 @@ def live_links(stage: Stage) -> dict[int, TableLink]:
 
 
 def _open_stage(stage: Stage) -> Stage:
-    stage = Stage.objects.select_for_update().select_related("event__festival").get(pk=stage.pk)
+    lock_event(stage.event_id)
+    stage = Stage.objects.select_related("event__festival").get(pk=stage.pk)
     if stage.closed_at:
         raise ServiceError(_("This stage is closed; its table links no longer work."), code="closed")
     return stage
@@ -60,7 +59,7 @@ def revoke_link(*, link: TableLink, actor: Actor, now=None) -> TableLink:
     now = now or timezone.now()
     with transaction.atomic():
         _open_stage(link.stage)
-        link = TableLink.objects.select_for_update().select_related("stage__event").get(pk=link.pk)
+        link = TableLink.objects.select_related("stage__event").get(pk=link.pk)
         if link.revoked_at is not None:
             raise ServiceError(_("This link has already been revoked."), code="revoked")
         link.revoked_at = now
@@ -95,8 +94,8 @@ def assign_referee(*, stage: Stage, table_number: int, user, actor: Actor) -> Re
 
 def unassign_referee(*, stage: Stage, table_number: int, user, actor: Actor) -> None:
     with transaction.atomic():
-        stage = Stage.objects.select_for_update().select_related("event__festival").get(pk=stage.pk)
-        assignment = (RefereeAssignment.objects.select_for_update().select_related("referee")
+        lock_event(stage.event_id)
+        assignment = (RefereeAssignment.objects.select_related("referee")
                       .filter(stage=stage, table_number=table_number, referee_id=getattr(user, "pk", None)).first())
         if assignment is None:
             raise ServiceError(_("This referee is not assigned to this table."), code="not_assigned")

@@ -3,7 +3,7 @@
 From the results page the organiser (or chief referee) creates a playoff table for the players tied on a
 prize place: a new stage (advance = playoff, one game, "Playoff") with those players entered and a released
 one-table draw whose seat order is drawn from a stored seed (R8.2: the first player is drawn). Its sheet is
-entered and confirmed like any other (`seating_draw(stage, 1)` finds the draw in both formats); once
+entered and confirmed like any other (`seating.game_draw(stage, 1)` finds the draw in both formats); once
 confirmed, its result orders those players only (`scoring.results`). Its game counts in nobody's wins or
 points.
 """
@@ -14,9 +14,11 @@ from django.utils.translation import gettext as _
 
 from tournament.formats.draw import ALGORITHM_VERSION, draw_seat_orders, new_seed
 from tournament.formats.tables import MAX_TABLE
-from tournament.models import Draw, DrawTable, Event, Seat, Stage, StageEntry
+from tournament.models import Draw, Event, Stage, StageEntry
 from tournament.services.audit import Actor, record
 from tournament.services.errors import ServiceError
+from tournament.services.locking import lock_event
+from tournament.services.seating import write_seating
 
 from ..results import event_results, find_prize_tie
 
@@ -27,7 +29,7 @@ def create_playoff(*, event: Event, place: int, actor: Actor, seed: int | None =
     """A playoff table for the players sharing prize place `place`; returns the new stage."""
     now = now or timezone.now()
     with transaction.atomic():
-        event = Event.objects.select_for_update().select_related("festival").get(pk=event.pk)
+        event = lock_event(event)
         results = event_results(event)
         tie = find_prize_tie(results, place)
         if tie.pending_playoff is not None:
@@ -44,12 +46,9 @@ def create_playoff(*, event: Event, place: int, actor: Actor, seed: int | None =
         StageEntry.objects.bulk_create([StageEntry(stage=stage, registration_id=p) for p in players])
         seed = new_seed() if seed is None else seed
         (order,) = draw_seat_orders([players], seed)
-        draw = Draw.objects.create(stage=stage, game=1, status=Draw.Status.RELEASED, method=Draw.Method.PLAYOFF,
-                                   seed=seed, algorithm_version=ALGORITHM_VERSION, released_at=now,
-                                   created_by=actor.user)
-        table = DrawTable.objects.create(draw=draw, number=1)
-        Seat.objects.bulk_create([Seat(draw=draw, table=table, position=position, registration_id=player)
-                                  for position, player in enumerate(order, start=1)])
+        draw = write_seating(Draw(stage=stage, game=1, status=Draw.Status.RELEASED, method=Draw.Method.PLAYOFF,
+                                  seed=seed, algorithm_version=ALGORITHM_VERSION, released_at=now,
+                                  created_by=actor.user), [order])
         record(actor=actor, action="playoff.created", target=stage, event=event,
                after={"place": place, "players": players, "seats": list(order), "seed": seed,
                       "stage": stage.number, "draw": draw.pk})

@@ -12,10 +12,12 @@ from django.utils.translation import gettext as _
 from tournament.formats import busan, hongkong
 from tournament.formats.draw import ALGORITHM_VERSION, draw_seat_orders, new_seed
 from tournament.formats.ranking import SeatResult, draw_lot
-from tournament.models import ConductRecord, Draw, DrawTable, Event, Lot, Seat, Stage, StageEntry
+from tournament.models import ConductRecord, Draw, Event, Lot, Stage, StageEntry
 from tournament.services.audit import Actor, record
-from tournament.services.draws import busan_settings, seating
+from tournament.services.draws import busan_settings
 from tournament.services.errors import ServiceError
+from tournament.services.locking import lock_event
+from tournament.services.seating import game_draw, player_ids, write_seating
 
 from ..models import ScoreSheet, SheetSeat
 
@@ -33,9 +35,7 @@ def stage_results(stage: Stage, game: int | None = None) -> list[SeatResult]:
 
 
 def tables_in_game(stage: Stage, game: int) -> int:
-    from .sheets import seating_draw
-
-    draw = seating_draw(stage, game)
+    draw = game_draw(stage, game)
     return draw.tables.count() if draw else 0
 
 
@@ -78,11 +78,10 @@ def after_confirmation(*, sheet: ScoreSheet, actor: Actor, movement_seed: int | 
 
 
 def apply_movement(*, stage: Stage, game: int, actor: Actor, seed: int | None = None) -> Draw:
-    """Seat game+1 from game's confirmed results; ties for moving are settled by a recorded lot (R7)."""
-    from .sheets import seating_draw
-
-    current = seating_draw(stage, game)
-    tables = without_leavers(stage, seating(current))
+    """Seat game+1 from game's confirmed results; ties for moving are settled by a recorded lot (R7).
+    The caller holds the event lock."""
+    current = game_draw(stage, game)
+    tables = without_leavers(stage, player_ids(current))
     seed = new_seed() if seed is None else seed
     moved = hongkong.movement(tables, stage_results(stage, game), lot_seed=seed)
     Lot.objects.bulk_create([  # one statement however many tables had a tie
@@ -91,15 +90,9 @@ def apply_movement(*, stage: Stage, game: int, actor: Actor, seed: int | None = 
         for table_number, lot in moved.lots
     ])
     next_tables = draw_seat_orders(moved.next_tables, f"{seed}/seats")
-    draw = Draw.objects.create(stage=stage, game=game + 1, status=Draw.Status.RELEASED, method=Draw.Method.MOVEMENT,
-                               seed=seed, algorithm_version=ALGORITHM_VERSION, released_at=timezone.now(),
-                               created_by=actor.user)
-    rows = DrawTable.objects.bulk_create([DrawTable(draw=draw, number=n) for n in range(1, len(next_tables) + 1)])
-    Seat.objects.bulk_create([
-        Seat(draw=draw, table=row, position=position, registration_id=player)
-        for row, players in zip(rows, next_tables, strict=True)
-        for position, player in enumerate(players, start=1)
-    ])
+    draw = write_seating(Draw(stage=stage, game=game + 1, status=Draw.Status.RELEASED, method=Draw.Method.MOVEMENT,
+                              seed=seed, algorithm_version=ALGORITHM_VERSION, released_at=timezone.now(),
+                              created_by=actor.user), next_tables)
     record(actor=actor, action="draw.moved", target=draw, event=stage.event,
            after={"game": game + 1, "seed": seed, "lots": len(moved.lots)})
     return draw
@@ -114,12 +107,10 @@ def planned(stage: Stage, players: int, tables) -> busan.PlannedStage:
 
 def advancement(stage: Stage) -> busan.Advancement | None:
     """Who goes on from a Busan stage (R8.1), with ties at the cut unless a recorded lot settles them."""
-    from .sheets import seating_draw
-
-    draw = seating_draw(stage, 1)
+    draw = game_draw(stage, 1)
     if draw is None or stage.advance not in (Stage.Advance.PER_TABLE, Stage.Advance.PER_STAGE):
         return None
-    tables = seating(draw)
+    tables = player_ids(draw)
     return busan.advancement(
         planned(stage, sum(len(t) for t in tables), tables), tables, stage_results(stage),
         tiebreak=lots_tiebreak(stage, Lot.Purpose.ADVANCE), withdrawn=leavers(stage.event),
@@ -135,7 +126,8 @@ def draw_lots_at_cut(*, stage: Stage, actor: Actor, seed: int | None = None) -> 
 
     `seed` (default: fresh random ones) makes the lots reproducible, e.g. in the simulation."""
     with transaction.atomic():
-        stage = Stage.objects.select_for_update().select_related("event").get(pk=stage.pk)
+        lock_event(stage.event_id)
+        stage = Stage.objects.select_related("event").get(pk=stage.pk)
         if not stage_complete(stage):
             raise ServiceError(_("Lots are drawn once every game of the stage is confirmed."), code="incomplete")
         result = advancement(stage)
@@ -159,7 +151,8 @@ def close_stage(*, stage: Stage, actor: Actor, now=None) -> Stage | None:
     """End a Busan stage: everyone who advances enters the next stage (R8.1). Returns the next stage."""
     now = now or timezone.now()
     with transaction.atomic():
-        stage = Stage.objects.select_for_update().select_related("event").get(pk=stage.pk)
+        lock_event(stage.event_id)
+        stage = Stage.objects.select_related("event").get(pk=stage.pk)
         if stage.closed_at:
             raise ServiceError(_("This stage is already closed."), code="closed")
         if not stage_complete(stage):
@@ -189,11 +182,11 @@ def correction_effects(*, sheet: ScoreSheet, actor: Actor) -> list[str]:
     if stage.event.format == Event.Format.HONG_KONG:
         later = stage.draws.filter(game=sheet.game + 1).exclude(status=Draw.Status.DISCARDED).first()
         if later is not None:
-            moved = hongkong.movement(without_leavers(stage, seating(sheet.draw)),
+            moved = hongkong.movement(without_leavers(stage, player_ids(sheet.draw)),
                                       stage_results(stage, sheet.game),
                                       tiebreak=lots_tiebreak(stage, Lot.Purpose.MOVE, sheet.game))
             if moved.next_tables is not None and sorted(map(sorted, moved.next_tables)) != sorted(
-                    map(sorted, seating(later))):
+                    map(sorted, player_ids(later))):
                 notes.append(_("This correction changes who should have moved up after game %(game)s; "
                                "the next game's seating was not changed.") % {"game": sheet.game})
     elif stage.closed_at:

@@ -20,14 +20,13 @@ from tournament.demo.people import Person, busan_people, hong_kong_pupils
 from tournament.models import Event, Festival, Player, Registration, Stage
 from tournament.models.registration import contact_key, name_key
 from tournament.permissions import CHIEF_REFEREE, ORGANISER
-from tournament.services import draws
+from tournament.services import draws, seating
 from tournament.services.audit import Actor
 from tournament.services.checkin import assign_numbers
 
+from ..games.classic import ruleset_of
 from ..services import progress
-from ..services.records import ruleset_of
-from ..services.sheets import SheetRefused, confirm_sheet, seating_draw, submit_sheet
-from ..services.word_sheets import submit_word_sheet
+from ..services.sheets import SheetRefused, confirm_sheet, submit_sheet
 from .racks import plausible_entry
 from .word import plausible_word_sheet
 
@@ -128,34 +127,20 @@ def _people(rng: random.Random, fmt: str, players: int) -> list[Person]:
 def _play_game(stage: Stage, game: int, rng: random.Random, chief: Actor) -> None:
     """Every table of one game: the table's link submits a plausible sheet, the chief referee confirms it."""
     ruleset = ruleset_of(stage.event)
-    tables = draws.seating(seating_draw(stage, game))
+    tables = seating.player_ids(seating.game_draw(stage, game))
     movement_seed = rng.randrange(SEEDS)  # used by the confirmation that completes a Hong Kong game
-    if stage.event.game == Event.Game.WORD:
-        return _play_word_game(stage, game, tables, rng, chief, movement_seed)
+    word = stage.event.game == Event.Game.WORD
     for number, registrations in enumerate(tables, start=1):
-        entry = plausible_entry(rng, ruleset, registrations)
+        # Rummikub Word (R10) goes the same submit-then-confirm path, with a turn-by-turn sheet.
+        entry = (plausible_word_sheet(rng, len(registrations)) if word
+                 else plausible_entry(rng, ruleset, registrations))
         link = Actor(label=f"table {number} link")
         try:
             sheet = submit_sheet(stage=stage, game=game, table_number=number, entry=entry, accept_warnings=True,
                                  idempotency_key=f"simulation-{stage.pk}-{game}-{number}", actor=link,
                                  via=link.label)
-        except SheetRefused as refused:  # a bug in racks.py, not bad luck: say exactly what rules/ found
+        except SheetRefused as refused:  # a bug in racks.py or word.py, not bad luck: say what rules/ found
             raise RuntimeError(f"simulated sheet refused: {refused.judgement.problems} for {entry}") from refused
-        confirm_sheet(sheet=sheet, actor=chief, movement_seed=movement_seed)
-
-
-def _play_word_game(stage: Stage, game: int, tables, rng: random.Random, chief: Actor, movement_seed: int) -> None:
-    """Rummikub Word (R10): the same submit-then-confirm path, with a turn-by-turn sheet."""
-    for number, registrations in enumerate(tables, start=1):
-        turns, jokers, end = plausible_word_sheet(rng, len(registrations))
-        link = Actor(label=f"table {number} link")
-        try:
-            sheet = submit_word_sheet(stage=stage, game=game, table_number=number, turns=turns, jokers_left=jokers,
-                                      end=end, accept_warnings=True,
-                                      idempotency_key=f"simulation-{stage.pk}-{game}-{number}", actor=link,
-                                      via=link.label)
-        except SheetRefused as refused:  # a bug in word.py: say exactly what rules.word found
-            raise RuntimeError(f"simulated Word sheet refused: {refused.judgement.problems}") from refused
         confirm_sheet(sheet=sheet, actor=chief, movement_seed=movement_seed)
 
 

@@ -18,7 +18,7 @@ from rules.meld import can_open
 from rules.rulesets import Ruleset
 from rules.tiles import Tile, format_tiles, full_set, joker_count, numbers_sum
 
-from ..services.records import Entry, SeatEntry
+from ..games.classic import Entry, SeatEntry
 
 DEALT = 14  # tiles per player (R1)
 

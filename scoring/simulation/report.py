@@ -11,9 +11,9 @@ from tournament.formats import busan, hongkong
 from tournament.formats.ranking import AVERAGE
 from tournament.models import Draw, DrawTable, Event, Lot, Registration, StageEntry
 
+from ..games.classic import ruleset_of
 from ..models import ScoreSheet, SheetSeat
 from ..services.progress import stage_results
-from ..services.records import ruleset_of
 
 
 @dataclass(frozen=True)

@@ -13,7 +13,7 @@ from functools import cache
 
 from rules.word import default_dictionary, jokers_needed
 
-from ..services.word_sheets import WordTurnEntry
+from ..games.word import WordEntry, WordTurnEntry
 
 FALLBACK_WORDS = (
     "DISAPPEAR", "PLANET", "GARDEN", "SILVER", "MARKET", "WINTER", "CASTLE", "BRIDGE", "ORANGE", "TRAVEL",
@@ -45,8 +45,9 @@ def _pick(rng: random.Random, words: tuple[str, ...], used: set[str], count: int
     return chosen
 
 
-def plausible_word_sheet(rng: random.Random, players: int) -> tuple[list[WordTurnEntry], dict[int, int], str]:
-    """(turns, jokers left per seat, end) for a table of `players` (2–4) in seat positions 1..players."""
+def plausible_word_sheet(rng: random.Random, players: int) -> WordEntry:
+    """A Word sheet (turns, jokers left per seat, how it ended) for a table of `players` (2–4) in seat
+    positions 1..players."""
     first_words, later_words = _words()
     used: set[str] = set()
     placed: set[int] = set()
@@ -71,4 +72,4 @@ def plausible_word_sheet(rng: random.Random, players: int) -> tuple[list[WordTur
     holders = [s for s in jokers if not (end == "went_out" and s == last.seat) and rng.random() < JOKER_KEPT]
     for seat in holders[:2]:
         jokers[seat] = 1
-    return turns, jokers, end
+    return WordEntry(end=end, turns=tuple(turns), jokers_left=jokers)

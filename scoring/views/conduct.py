@@ -9,17 +9,16 @@ Chief referees and organisers of the event's festival only; checked here, on the
 """
 
 from django.contrib import messages
-from django.contrib.auth.decorators import login_required
 from django.shortcuts import redirect, render
 from django.urls import path, reverse
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST, require_safe
 
 from tournament.models import ConductRecord, Registration
-from tournament.permissions import CHIEF_REFEREE, ORGANISER, has_role, require_role
+from tournament.permissions import CHIEF_REFEREE
 from tournament.services.audit import Actor
 from tournament.services.errors import ServiceError
-from tournament.views.helpers import get_event
+from tournament.views.helpers import run_service, staff_view
 
 from ..forms.conduct import ACTIONS, ConductForm, KeepPlayingForm
 from ..services import conduct as conduct_services
@@ -27,10 +26,7 @@ from ..services import conduct as conduct_services
 Kind = ConductRecord.Kind
 
 
-def _event(request, festival, event):
-    event = get_event(festival, event)
-    require_role(request.user, event.festival, CHIEF_REFEREE)  # organisers hold every role
-    return event
+chief_view = staff_view(CHIEF_REFEREE, home="conduct")  # organisers hold every role
 
 
 def _page_url(event) -> str:
@@ -62,14 +58,13 @@ def _context(request, event, bound: ConductForm | None = None) -> dict:
                     for registration, count in pending if registration in players],
         "current_stage": stages[-1] if stages else None,
         "decision_at": conduct_services.DECISION_AT,
-        "is_organiser": has_role(request.user, event.festival, ORGANISER),
+        "is_organiser": request.is_organiser,
     }
 
 
-@login_required
 @require_safe
-def conduct_page(request, festival, event):
-    event = _event(request, festival, event)
+@chief_view
+def conduct_page(request, event):
     return render(request, "scoring/conduct/conduct.html", _context(request, event))
 
 
@@ -87,10 +82,9 @@ def _apply(request, event, form: ConductForm):
     return form.registration
 
 
-@login_required
 @require_POST
-def conduct_record(request, festival, event):
-    event = _event(request, festival, event)
+@chief_view
+def conduct_record(request, event):
     action = request.POST.get("action", "")
     if action not in ACTIONS:
         messages.error(request, _("Choose what to record."))
@@ -123,10 +117,9 @@ def conduct_record(request, festival, event):
     return redirect(_page_url(event))
 
 
-@login_required
 @require_POST
-def keep_playing(request, festival, event):
-    event = _event(request, festival, event)
+@chief_view
+def keep_playing(request, event):
     form = KeepPlayingForm(request.POST)
     registration = None
     if form.is_valid():
@@ -134,14 +127,10 @@ def keep_playing(request, festival, event):
     if registration is None:
         messages.error(request, _("Say why the player keeps playing."))
         return redirect(_page_url(event))
-    try:
-        conduct_services.keep_playing(event=event, registration=registration, note=form.cleaned_data["note"],
-                                      actor=Actor.of(request))
-    except ServiceError as error:
-        messages.error(request, error.message)
-    else:
-        messages.success(request, _("Decision recorded: the player keeps playing."))
-    return redirect(_page_url(event))
+    return run_service(
+        request, lambda: conduct_services.keep_playing(event=event, registration=registration,
+                                                       note=form.cleaned_data["note"], actor=Actor.of(request)),
+        done=_("Decision recorded: the player keeps playing."), then=_page_url(event))
 
 
 PREFIX = "<slug:festival>/<slug:event>/conduct/"

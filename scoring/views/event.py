@@ -4,8 +4,8 @@ draw, standings and players. It belongs to scoring because on the event day it i
 from django.shortcuts import render
 from django.urls import path
 
-from tournament.models import Draw
 from tournament.schedule import schedule
+from tournament.services import seating
 from tournament.views.helpers import get_event, with_counts
 
 from ..live import current_play
@@ -14,7 +14,7 @@ from ..live import current_play
 def event_page(request, festival, event):
     event = get_event(festival, event)
     event = with_counts(type(event).objects.filter(pk=event.pk)).select_related("festival").get()
-    has_draw = Draw.objects.filter(stage__event=event, status=Draw.Status.RELEASED).exists()
+    has_draw = seating.has_released_draw(event)
     return render(request, "tournament/event.html", {
         "festival": event.festival, "event": event, "has_draw": has_draw, "schedule": schedule(event),
         "play": current_play(event),

@@ -10,32 +10,28 @@
 import hashlib
 import json
 
-from django.contrib.auth.decorators import login_required
 from django.db.models import Count
 from django.http import Http404, HttpResponse, HttpResponseNotModified
 from django.urls import path, reverse
 from django.utils.http import content_disposition_header, parse_etags
 from django.views.decorators.http import require_safe
 
-from tournament.models import Draw, Event, Registration, Seat, Stage
-from tournament.permissions import ORGANISER, require_role
-from tournament.views.helpers import get_event
-from tournament.views.seating import released_draw
+from tournament.models import Event, Registration, Stage
+from tournament.permissions import ORGANISER
+from tournament.services import seating
+from tournament.views.helpers import get_event, staff_view
 
 from .. import exports
 from ..models import ScoreSheet, SheetSeat
 from ..services.conduct import departures
-from ..standings import compute, criteria_for, event_standings
+from ..standings import criteria_for, event_standings, running_ranks
 
 MAX_PLAYER_NUMBER = 99_999
 
 
 # --- organiser downloads --------------------------------------------------------------------------------
 
-def _organiser_event(request, festival, event) -> Event:
-    event = get_event(festival, event)
-    require_role(request.user, event.festival, ORGANISER)
-    return event
+organiser_view = staff_view(ORGANISER, home="manage-event")
 
 
 def _download(content, content_type: str, file_name: str) -> HttpResponse:
@@ -44,32 +40,30 @@ def _download(content, content_type: str, file_name: str) -> HttpResponse:
     })
 
 
-@login_required
 @require_safe
-def export_json(request, festival, event):
-    event = _organiser_event(request, festival, event)
+@organiser_view
+def export_json(request, event):
     return _download(exports.event_json(event).encode("utf-8"), "application/json; charset=utf-8",
                      exports.export_file_name(event, "event", "json"))
 
 
-def _table_download(request, festival, event, fmt, what):
-    event = _organiser_event(request, festival, event)
+def _table_download(event, fmt, what):
     if fmt not in exports.FORMATS:
         raise Http404
     return _download(exports.table_file(event, what, fmt), exports.CONTENT_TYPES[fmt],
                      exports.export_file_name(event, what, fmt))
 
 
-@login_required
 @require_safe
-def export_standings(request, festival, event, fmt):
-    return _table_download(request, festival, event, fmt, "standings")
+@organiser_view
+def export_standings(request, event, fmt):
+    return _table_download(event, fmt, "standings")
 
 
-@login_required
 @require_safe
-def export_results(request, festival, event, fmt):
-    return _table_download(request, festival, event, fmt, "results")
+@organiser_view
+def export_results(request, event, fmt):
+    return _table_download(event, fmt, "results")
 
 
 # --- the public API ---------------------------------------------------------------------------------------
@@ -127,7 +121,7 @@ def _current(event: Event) -> dict | None:
     stage = Stage.objects.filter(event=event).order_by("-number").first()
     if stage is None:
         return None
-    draw = released_draw(event)
+    draw = seating.public_draw(event)
     tables = draw.tables.count() if draw is not None and draw.stage_id == stage.pk else 0
     done = {row["game"]: row["n"] for row in ScoreSheet.objects.filter(
         stage=stage, status=ScoreSheet.Status.CONFIRMED).values("game").annotate(n=Count("id"))}
@@ -189,22 +183,17 @@ def api_standings(request, event):
     })
 
 
-def _seats(draw: Draw):
-    return Seat.objects.filter(draw=draw).select_related("table", "registration__player").order_by(
-        "table__number", "position")
-
-
 @api
 def api_draw(request, event):
     """The current released seating (tables in order, seat 1 plays first), or null before the first release."""
     if not event.public_draw:
         return _hidden(request, "draw")
-    draw = released_draw(event)
+    draw = seating.public_draw(event)
     if draw is None:
         return _json(request, {"event": event.slug, "draw": None})
     left = departures(event)
     tables: dict[int, list] = {}
-    for seat in _seats(draw):
+    for seat in seating.seats(draw):
         tables.setdefault(seat.table.number, []).append({"seat": seat.position, **_player(seat.registration, left)})
     return _json(request, {"event": event.slug, "draw": {
         "stage": draw.stage.number, "stage_name": draw.stage.display_name, "game": draw.game,
@@ -216,34 +205,19 @@ def api_draw(request, event):
 def _running_ranks(event: Event, standings, player: int) -> dict[tuple[int, int], int]:
     """The player's rank after each game (no lots applied: a tie shares its rank)."""
     criteria, points = criteria_for(event)
-    results = sorted((r for line in standings.lines for r in line.cells.values()), key=lambda r: (r.stage, r.game))
-    ranks = {}
-    for column in standings.columns:
-        upto = [r for r in results if (r.stage, r.game) <= column]
-        for line in compute(standings.registrations, upto, criteria, points):
-            if line.player == player:
-                ranks[column] = line.rank
-    return ranks
+    results = [r for line in standings.lines for r in line.cells.values()]
+    lines = running_ranks(standings.registrations, results, standings.columns, criteria, points)
+    return {column: line.rank for column, line in lines.get(player, {}).items()}
 
 
 def _next_seat(event: Event, registration: Registration, played: set) -> dict | None:
-    draw = released_draw(event)
-    if draw is None:
+    found = seating.next_table(event, registration, played)
+    if found is None:
         return None
-    seats = list(Seat.objects.filter(draw=draw, table__seats__registration=registration)
-                 .select_related("table", "registration__player").order_by("position"))
-    if not seats:
-        return None
-    stage = draw.stage
-    games = [draw.game] if event.format == Event.Format.HONG_KONG else list(range(draw.game, stage.games + 1))
-    upcoming = [g for g in games if (stage.number, g) not in played]
-    if not upcoming:
-        return None
-    mine = next(s for s in seats if s.registration_id == registration.pk)
-    return {"stage": stage.number, "stage_name": stage.display_name, "game": upcoming[0],
-            "table": mine.table.number, "seat": mine.position,
+    return {"stage": found.stage.number, "stage_name": found.stage.display_name, "game": found.game,
+            "table": found.table, "seat": found.seat,
             "tablemates": [{"seat": s.position, "number": s.registration.number, "name": s.registration.player.name}
-                           for s in seats if s.registration_id != registration.pk]}
+                           for s in found.seats if s.registration_id != registration.pk]}
 
 
 @api

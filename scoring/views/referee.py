@@ -1,8 +1,9 @@
-"""The referee's entry on the phone (issue 5): a table's games, and one game's score sheet.
+"""The referee's entry on the phone: a table's games, and one game's score sheet, for every game.
 
 Two ways in reach the same pages: the table's private link (`t/<token>/`, no account) and a signed-in
 referee's address (`referee/<stage>/<table>/`). Every page works as plain GET/POST forms; htmx adds the
-live check (`…/preview/`), which answers with exactly the judgement the submit will apply.
+live check (`…/preview/`), which answers with exactly the judgement the submit will apply. What differs
+between Rummikub and Rummikub Word (the form, the check, the rows) comes from `scoring.games.game_of`.
 """
 
 from functools import wraps
@@ -19,18 +20,17 @@ from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_http_methods, require_POST, require_safe
 from django_htmx.http import HttpResponseClientRedirect
 
-from tournament.models import Event
+from tournament.services import seating
 from tournament.services.errors import ServiceError
 from tournament.views.errors import page_not_found, permission_denied
 
-from ..forms.entry import SheetForm, initial_from_sheet, new_key
+from ..forms.common import new_key
+from ..games import game_of
 from ..models import ScoreSheet, SheetSeat
 from ..services.access import TableAccess, table_by_link, table_for_user, table_stage
-from ..services.records import judge, ruleset_of
-from ..services.sheets import SheetExists, SheetRefused, seating_draw, submit_sheet, table_seats
+from ..services.sheets import SheetExists, SheetRefused, submit_sheet
 
 DRAFT_PREFIX = "rk-sheet"
-COLOURS = (("R", "red"), ("B", "blue"), ("Y", "yellow"), ("K", "black"))
 
 
 # --- ways in ---------------------------------------------------------------------------------------------
@@ -103,9 +103,9 @@ def _games(access: TableAccess, sheets) -> list[dict]:
     seats_of_draw = {}
     rows = []
     for game in range(1, access.stage.games + 1):
-        draw = seating_draw(access.stage, game)
+        draw = seating.game_draw(access.stage, game)
         if draw is not None and draw.pk not in seats_of_draw:
-            seats_of_draw[draw.pk] = table_seats(draw, access.table_number)
+            seats_of_draw[draw.pk] = seating.seats(draw, table=access.table_number)
         seats = seats_of_draw[draw.pk] if draw is not None else []
         sheet = latest.get(game)
         if sheet is not None and sheet.status != ScoreSheet.Status.SUPERSEDED:
@@ -136,24 +136,14 @@ def table_page(request, access: TableAccess):
     ))
 
 
-def _tile_pad() -> list[dict]:
-    names = {"red": _("red"), "blue": _("blue"), "yellow": _("yellow"), "black": _("black")}
-    return [
-        {"code": code, "css": css, "name": names[css],
-         "rows": [[{"token": f"{code}{n}", "label": n,
-                    "aria": _("%(colour)s %(number)s") % {"colour": names[css], "number": n}}
-                   for n in numbers] for numbers in (range(1, 8), range(8, 14))]}
-        for code, css in COLOURS
-    ]
-
-
 class _Game:
-    """One game at the table: its seating, the newest sheet, and the form state."""
+    """One game at the table: its seating, the newest sheet, the form state, and the game's strategy."""
 
     def __init__(self, access: TableAccess, game: int):
         self.access, self.number = access, game
-        draw = seating_draw(access.stage, game)
-        self.seats = table_seats(draw, access.table_number) if draw is not None else []
+        self.rules = game_of(access.stage.event)
+        draw = seating.game_draw(access.stage, game)
+        self.seats = seating.seats(draw, table=access.table_number) if draw is not None else []
         self.released = draw is not None
         self.sheets = _sheets(access, game)
         newest = self.sheets[0] if self.sheets else None
@@ -164,45 +154,34 @@ class _Game:
     def open_for_entry(self) -> bool:
         return bool(self.seats) and self.live is None and self.access.stage.closed_at is None
 
-    def form(self, data=None, *, require_key=True) -> SheetForm:
+    def form(self, data=None, *, require_key=True):
         initial = {"idempotency_key": new_key()}
         if self.returned is not None:
-            initial.update(initial_from_sheet(self.returned))
-        return SheetForm(data, seats=self.seats, initial=initial, require_key=require_key)
+            initial.update(self.rules.initial_from(self.returned))
+        return self.rules.entry_form(data, seats=self.seats, initial=initial, require_key=require_key)
+
+    def judge(self, form):
+        return self.rules.judge(self.access.stage.event, self.seats, form.entry())
 
     def render(self, request, *, form=None, judgement=None, shown=None, status=200, notice=""):
         access = self.access
         if form is None and self.open_for_entry and shown is None:
             form = self.form()
-        sheet = shown or self.live
         return render(request, "scoring/referee/game.html", _context(
-            access, game=self.number, seats=self.seats, released=self.released, form=form,
-            rows=_rows(form, judgement), judgement=judgement, sheet=sheet, returned=self.returned,
-            notice=notice, pad=_tile_pad() if form is not None else None,
+            access, game=self.number, rules=self.rules, seats=self.seats, released=self.released, form=form,
+            judgement=judgement, sheet=shown or self.live, returned=self.returned, notice=notice,
             submit_url=access.game_url(self.number), preview_url=access.preview_url(self.number),
-            draft_scope=access.draft_scope,
-            restore=form is not None and not form.is_bound,
+            draft_scope=access.draft_scope, restore=form is not None and not form.is_bound,
             done_drafts=" ".join(draft_key(access, s.game, s.idempotency_key) for s in self.sheets),
+            **(self.rules.entry_context() if form is not None else {}),
+            **self.rules.check_context(form, judgement),
         ), status=status)
-
-
-def _rows(form: SheetForm | None, judgement) -> list[dict]:
-    if form is None:
-        return []
-    rows = form.seat_rows()
-    for row in rows:
-        row["problems"] = judgement.seat_problems(row["position"]) if judgement else []
-        row["result"] = judgement.result(row["position"]) if judgement else None
-    return rows
 
 
 # --- the game page: GET shows, POST checks or submits ----------------------------------------------------
 
 @require_http_methods(["GET", "HEAD", "POST"])
 def game_page(request, access: TableAccess, game: int):
-    if access.stage.event.game == Event.Game.WORD:  # same address and life cycle, a turn-by-turn form (R10)
-        from .referee_word import word_game_page
-        return word_game_page(request, access, game)
     current = _Game(access, game)
     if request.method != "POST":
         return current.render(request)
@@ -210,23 +189,22 @@ def game_page(request, access: TableAccess, game: int):
         messages.error(request, _("This game has not been released yet.") if not current.released
                        else _("There is no such table in this game."))
         return redirect(access.game_url(game))
+    action = request.POST.get("action")
+    longer = current.rules.more_rows(request.POST, current.seats) if action == "more" else None
+    if longer is not None:  # "more rows" without JavaScript: the same sheet, longer; nothing is checked or saved
+        form = current.form(longer)
+        form.is_valid()
+        return current.render(request, form=form)
     form = current.form(request.POST)
     if not form.is_valid():
         return current.render(request, form=form, notice=_("Please correct the marked fields."))
-    entry = form.entry()
-    if request.POST.get("action") == "check":  # the live check without JavaScript: nothing is saved
-        return current.render(request, form=form, judgement=judge(ruleset_of(access.stage.event), entry))
-    return submitted(request, current, access, game, form, lambda: submit_sheet(
-        stage=access.stage, game=game, table_number=access.table_number, entry=entry,
-        accept_warnings=form.cleaned_data["accept_warnings"],
-        idempotency_key=form.cleaned_data["idempotency_key"], actor=access.actor, via=access.via))
-
-
-def submitted(request, current, access: TableAccess, game: int, form, submit):
-    """Run `submit` (a classic or Word sheet service) and answer the referee: the table page on success, the
-    form again with the problems, or the sheet someone else already submitted."""
+    if action == "check":  # the live check without JavaScript: nothing is saved
+        return current.render(request, form=form, judgement=current.judge(form))
     try:
-        sheet = submit()
+        sheet = submit_sheet(stage=access.stage, game=game, table_number=access.table_number, entry=form.entry(),
+                             accept_warnings=form.cleaned_data["accept_warnings"],
+                             idempotency_key=form.cleaned_data["idempotency_key"], actor=access.actor,
+                             via=access.via)
     except SheetRefused as refused:
         return current.render(request, form=form, judgement=refused.judgement, notice=refused.message)
     except SheetExists as exists:
@@ -260,17 +238,15 @@ def _with_new_key(data):
 
 @require_POST
 def preview(request, access: TableAccess, game: int):
-    """The live check: each seat's penalty, score and win, the zero-sum total, and every problem."""
-    if access.stage.event.game == Event.Game.WORD:
-        from .referee_word import word_preview
-        return word_preview(request, access, game)
+    """The live check: each seat's result, every problem, and what the game adds (zero-sum, running totals)."""
     current = _Game(access, game)
     if not current.seats:
         return render(request, "scoring/referee/_check.html", {"unavailable": True})
     form = current.form(request.POST, require_key=False)
-    judgement = judge(ruleset_of(access.stage.event), form.entry()) if form.is_valid() else None
+    judgement = current.judge(form) if form.is_valid() else None
     return render(request, "scoring/referee/_check.html", {
-        "form": form, "judgement": judgement, "rows": _rows(form, judgement), "oob": True,
+        "form": form, "judgement": judgement, "rules": current.rules, "oob": True,
+        **current.rules.check_context(form, judgement),
     })
 
 

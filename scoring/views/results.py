@@ -6,23 +6,19 @@ on prize places and what decides them (a recorded lot or a one-game playoff), an
 table. Views only parse and call one service; permissions are checked here, on the server.
 """
 
-from functools import wraps
 
 from django.contrib import messages
-from django.contrib.auth.views import redirect_to_login
-from django.core.exceptions import PermissionDenied
 from django.shortcuts import redirect, render
-from django.urls import NoReverseMatch, path, reverse
+from django.urls import path, reverse
 from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_POST, require_safe
 
 from tournament.models import Event
-from tournament.permissions import CHIEF_REFEREE, ORGANISER, has_role
+from tournament.permissions import CHIEF_REFEREE, ORGANISER
 from tournament.services.audit import Actor
-from tournament.services.errors import ServiceError
-from tournament.views.helpers import get_event
+from tournament.views.helpers import form_errors, get_event, run_service, staff_view
 
 from ..forms.results import PlaceForm, RankingPointsForm, SeasonForm
 from ..results import draw_place_lot, event_results, season_standings, season_years, set_ranking_points
@@ -33,36 +29,10 @@ def _manage_url(event: Event) -> str:
     return reverse("manage-results", kwargs={"festival": event.festival.slug, "event": event.slug})
 
 
-def _optional_url(name: str, **kwargs) -> str:
-    """Pages of other areas (standings, board) that may not be installed: no link rather than an error."""
-    try:
-        return reverse(name, kwargs=kwargs)
-    except NoReverseMatch:
-        return ""
-
-
 def _standings_url(event: Event) -> str:
     if not event.public_standings:
         return ""
-    return _optional_url("public-standings", festival=event.festival.slug, event=event.slug)
-
-
-def staff_only(*roles):
-    """The event's festival staff holding one of `roles` (organisers hold all); others: sign in or 403."""
-
-    def decorate(view):
-        @wraps(view)
-        def wrapper(request, festival, event, **kwargs):
-            event = get_event(festival, event)
-            if not request.user.is_authenticated:
-                return redirect_to_login(request.get_full_path() if request.method == "GET" else _manage_url(event))
-            if not has_role(request.user, event.festival, *roles):
-                raise PermissionDenied
-            return view(request, event, **kwargs)
-
-        return wrapper
-
-    return decorate
+    return reverse("public-standings", kwargs={"festival": event.festival.slug, "event": event.slug})
 
 
 # --- public ------------------------------------------------------------------------------------------------
@@ -105,18 +75,18 @@ def season(request):
 
 @require_safe
 @never_cache
-@staff_only(ORGANISER, CHIEF_REFEREE)
+@staff_view(CHIEF_REFEREE, home="manage-results")
 def manage_results(request, event):
     results = event_results(event)
-    is_organiser = has_role(request.user, event.festival, ORGANISER)
+    is_organiser = request.is_organiser
     pending = [{"stage": stage, "players": results.playoff_players[stage.id],
-                "links": _optional_url("board-links", festival=event.festival.slug, event=event.slug,
-                                       stage=stage.number)} for stage in results.pending_playoffs]
+                "links": reverse("board-links", kwargs={"festival": event.festival.slug, "event": event.slug,
+                                                         "stage": stage.number})} for stage in results.pending_playoffs]
     return render(request, "scoring/results/manage.html", {
         "festival": event.festival, "event": event, "results": results, "is_organiser": is_organiser,
         "show_stage": event.format == Event.Format.BUSAN,
         "points_form": RankingPointsForm(initial={"ranking_points": event.ranking_points}),
-        "pending": pending, "board_url": _optional_url("board", festival=event.festival.slug, event=event.slug),
+        "pending": pending, "board_url": reverse("board", kwargs={"festival": event.festival.slug, "event": event.slug}),
         "public_url": reverse("results", kwargs={"festival": event.festival.slug, "event": event.slug}),
     })
 
@@ -124,19 +94,15 @@ def manage_results(request, event):
 def _place_action(request, event, service, done):
     form = PlaceForm(request.POST)
     if not form.is_valid():
-        messages.error(request, " ".join(e for errors in form.errors.values() for e in errors))
+        messages.error(request, form_errors(form))
         return redirect(_manage_url(event))
-    try:
-        service(event=event, place=form.cleaned_data["place"], actor=Actor.of(request))
-    except ServiceError as error:
-        messages.error(request, error.message)
-    else:
-        messages.success(request, done % {"place": form.cleaned_data["place"]})
-    return redirect(_manage_url(event))
+    place = form.cleaned_data["place"]
+    return run_service(request, lambda: service(event=event, place=place, actor=Actor.of(request)),
+                       done=done % {"place": place}, then=_manage_url(event))
 
 
 @require_POST
-@staff_only(ORGANISER, CHIEF_REFEREE)
+@staff_view(CHIEF_REFEREE, home="manage-results")
 def playoff(request, event):
     return _place_action(request, event, create_playoff,
                          _("A playoff table for place %(place)s is drawn and released. Make its table link on "
@@ -144,25 +110,22 @@ def playoff(request, event):
 
 
 @require_POST
-@staff_only(ORGANISER, CHIEF_REFEREE)
+@staff_view(CHIEF_REFEREE, home="manage-results")
 def lot(request, event):
     return _place_action(request, event, draw_place_lot, _("Lots were drawn for place %(place)s."))
 
 
 @require_POST
-@staff_only(ORGANISER)
+@staff_view(ORGANISER, home="manage-results")
 def ranking_points(request, event):
     form = RankingPointsForm(request.POST)
     if not form.is_valid():
-        messages.error(request, " ".join(e for errors in form.errors.values() for e in errors))
+        messages.error(request, form_errors(form))
         return redirect(_manage_url(event))
-    try:
-        set_ranking_points(event=event, text=form.cleaned_data["ranking_points"], actor=Actor.of(request))
-    except ServiceError as error:
-        messages.error(request, error.message)
-    else:
-        messages.success(request, _("The ranking points are saved."))
-    return redirect(_manage_url(event))
+    return run_service(
+        request, lambda: set_ranking_points(event=event, text=form.cleaned_data["ranking_points"],
+                                            actor=Actor.of(request)),
+        done=_("The ranking points are saved."), then=_manage_url(event))
 
 
 PUBLIC = "f/<slug:festival>/<slug:event>/results/"

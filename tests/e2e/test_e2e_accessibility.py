@@ -37,7 +37,6 @@ from scoring.models import ScoreSheet
 from scoring.services import conduct as conduct_services
 from scoring.services.links import assign_referee, ensure_links
 from scoring.services.sheets import confirm_sheet, submit_sheet
-from scoring.services.word_sheets import submit_word_sheet
 from scoring.simulation import simulate
 from scoring.simulation.word import plausible_word_sheet
 from tests.e2e.inflight import wait_until_idle
@@ -118,10 +117,9 @@ def build_world() -> SimpleNamespace:
     # A Rummikub Word round of 8: table 1 confirmed (to correct), table 2 to enter.
     word_stage = released_stage(8, festival=festival, name="Rummikub Word", game=Event.Game.WORD, start=started)
     word_link = ensure_links(stage=word_stage, actor=organiser_actor)[1]
-    turns, jokers, end = plausible_word_sheet(random.Random(7), 4)
-    word_sheet = submit_word_sheet(stage=word_stage, game=1, table_number=1, turns=turns, jokers_left=jokers,
-                                   end=end, accept_warnings=True, idempotency_key=key(),
-                                   actor=Actor(label="table 1 link"), via="table 1 link")
+    word_sheet = submit_sheet(stage=word_stage, game=1, table_number=1, entry=plausible_word_sheet(random.Random(7), 4),
+                              accept_warnings=True, idempotency_key=key(), actor=Actor(label="table 1 link"),
+                              via="table 1 link")
     confirm_sheet(sheet=word_sheet, actor=Actor(user=chief))
 
     # A draft draw the organiser has not released yet (the swap form).

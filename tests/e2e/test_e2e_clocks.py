@@ -12,9 +12,9 @@ from django.utils import timezone
 from playwright.sync_api import expect
 
 from scoring.services.links import ensure_links
-from scoring.services.sheets import seating_draw, table_seats
 from tests.factories import released_stage
 from tournament.models import Draw
+from tournament.services import seating
 from tournament.services.audit import Actor
 
 ROUND_MINUTES = 70  # a Busan preliminary round of 3 games (R9)
@@ -27,7 +27,7 @@ def table():
     stage = released_stage(8, start=timezone.now() - dt.timedelta(hours=2))
     Draw.objects.filter(stage=stage).update(released_at=timezone.now() - dt.timedelta(minutes=1))
     link = ensure_links(stage=stage, actor=Actor(label="organiser"))[0]
-    seats = table_seats(seating_draw(stage, 1), link.table_number)
+    seats = seating.seats(seating.game_draw(stage, 1), table=link.table_number)
     return stage, link, seats
 
 

@@ -10,10 +10,11 @@ from playwright.sync_api import expect
 
 from scoring.models import ScoreSheet
 from scoring.services.links import ensure_links
-from scoring.services.sheets import confirm_sheet, seating_draw, submit_sheet, table_seats
+from scoring.services.sheets import confirm_sheet, submit_sheet
 from tests.factories import make_event, make_player, make_registration, make_staff, released_stage
 from tests.scoring.helpers import entry_for, key
 from tournament.models import Event
+from tournament.services import seating
 from tournament.services.audit import Actor
 
 STANDINGS_POLL_SECONDS = 15  # templates/scoring/public/standings.html: hx-trigger="every 15s"
@@ -127,7 +128,7 @@ def test_standings_and_hall_display_update_live_under_the_policy(watched, server
     stage = released_stage(8)
     event = stage.event
     chief = make_staff(event.festival, "chief referee")
-    winners = {table: table_seats(seating_draw(stage, 1), table)[0].registration.player.name for table in (1, 2)}
+    winners = {table: seating.seats(seating.game_draw(stage, 1), table=table)[0].registration.player.name for table in (1, 2)}
 
     standings_page, standings_watch = watched("standings")
     clock.freeze(standings_page)

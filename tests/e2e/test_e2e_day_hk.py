@@ -23,9 +23,9 @@ from django.utils.translation import gettext
 from playwright.sync_api import expect
 
 from scoring.models import ScoreSheet
-from scoring.services.sheets import seating_draw, table_seats
 from tests.factories import make_staff, ready_event
 from tournament.models import Draw, Event, Registration, Stage
+from tournament.services import seating
 
 TABLES, GAMES = 4, 3
 PLAYERS = TABLES * 4
@@ -150,13 +150,13 @@ def confirm_game(chief, board: str, game: int, shot) -> None:
 
 
 def seated_numbers(stage: Stage, game: int) -> list[set[int]]:
-    draw = seating_draw(stage, game)
-    return [{seat.registration.number for seat in table_seats(draw, table)} for table in range(1, TABLES + 1)]
+    draw = seating.game_draw(stage, game)
+    return [{seat.registration.number for seat in seating.seats(draw, table=table)} for table in range(1, TABLES + 1)]
 
 
 def seat_of(stage: Stage, game: int, number: int):
-    draw = seating_draw(stage, game)
-    return next(seat for table in range(1, TABLES + 1) for seat in table_seats(draw, table)
+    draw = seating.game_draw(stage, game)
+    return next(seat for table in range(1, TABLES + 1) for seat in seating.seats(draw, table=table)
                 if seat.registration.number == number)
 
 

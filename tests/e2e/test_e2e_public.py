@@ -10,9 +10,10 @@ from django.utils.translation import gettext
 from playwright.sync_api import expect
 
 from scoring.services.links import ensure_links
-from scoring.services.sheets import confirm_sheet, seating_draw, submit_sheet, table_seats
+from scoring.services.sheets import confirm_sheet, submit_sheet
 from tests.factories import make_staff, released_stage
 from tests.scoring.helpers import entry_for, key
+from tournament.services import seating
 from tournament.services.audit import Actor
 
 POLL_SECONDS = 15  # templates/scoring/public/standings.html: hx-trigger="every 15s"
@@ -42,7 +43,7 @@ def test_standings_open_on_a_phone_update_without_reload_after_a_sheet_is_confir
     clock.freeze(page)  # no 15-second wait, and no poll before the test asks for one
     page.goto(server.url("public-standings", festival=event.festival.slug, event=event.slug))
     standings = page.locator("table.standings")
-    seats = table_seats(seating_draw(stage, 1), 1)
+    seats = seating.seats(seating.game_draw(stage, 1), table=1)
     winner = seats[0].registration.player.name
     expect(standings).to_contain_text(winner)
     expect(standings).not_to_contain_text("+60")

@@ -8,8 +8,8 @@ from playwright.sync_api import expect
 
 from scoring.models import ScoreSheet
 from scoring.services.links import ensure_links
-from scoring.services.sheets import seating_draw, table_seats
 from tests.factories import make_staff, released_stage
+from tournament.services import seating
 from tournament.services.audit import Actor
 
 CHIEF_PASSWORD = "chief-knows-this-one"
@@ -20,7 +20,7 @@ def table():
     """A released Busan round with one table of four and its private link (as printed on the table card)."""
     stage = released_stage(4)
     link = ensure_links(stage=stage, actor=Actor(label="organiser"))[0]
-    seats = table_seats(seating_draw(stage, 1), link.table_number)
+    seats = seating.seats(seating.game_draw(stage, 1), table=link.table_number)
     assert [seat.position for seat in seats] == [1, 2, 3, 4]
     return stage, link, seats
 

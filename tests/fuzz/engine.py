@@ -21,12 +21,12 @@ from django.urls import reverse
 from hypothesis import strategies as st
 
 from scoring.models import ScoreSheet, TableLink
-from scoring.services.sheets import seating_draw, table_seats
 from tests.fuzz.endpoints import Endpoint
 from tests.fuzz.values import KINDS, RAW_MARKERS, RECIPES, Aim, hostile
 from tests.fuzz.world import ANONYMOUS, NO_ROLE, OUTSIDER, SUPERUSER, World
 from tournament.models import Draw, Player, Registration, Stage
 from tournament.permissions import ORGANISER
+from tournament.services import seating
 
 # Sessions and django-axes' failed-login log are written by design on refused requests; content types and
 # permissions never change at run time.
@@ -216,8 +216,8 @@ def _seats(name: str, kwargs: dict) -> tuple[list, list]:
         stage, table, game = (sheet.stage, sheet.table_number, sheet.game) if sheet else (None, None, 1)
     seats = []
     if stage is not None and table is not None and game < 100:
-        draw = seating_draw(stage, game)
-        seats = table_seats(draw, table) if draw is not None else []
+        draw = seating.game_draw(stage, game)
+        seats = seating.seats(draw, table=table) if draw is not None else []
     seated = []
     if "draw" in kwargs:
         draw = Draw.objects.filter(pk=kwargs["draw"]).first()

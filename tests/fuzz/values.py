@@ -210,16 +210,12 @@ def sheet_recipe(aim: Aim) -> dict | None:
 
 def correction_recipe(aim: Aim) -> dict | None:
     """The correction form of the sheet in the address, as the page fills it in, with a reason."""
-    from scoring.forms.board import CorrectionForm
-    from scoring.forms.word import initial_from_word_sheet
+    from scoring.games import game_of
 
     sheet = aim.extra.get("sheet")
     if sheet is None:
         return None
-    if sheet.stage.event.game == "word":
-        initial = initial_from_word_sheet(sheet) | {"idempotency_key": "e" * 32}
-    else:
-        initial = CorrectionForm.initial_from(sheet, sheet.seats.order_by("position"))
+    initial = game_of(sheet.stage.event).correction_initial(sheet) | {"idempotency_key": "e" * 32}
     return _post(initial) | {"reason": f"recount {SCRIPT}", "accept_warnings": "on", "key": "e" * 32}
 
 

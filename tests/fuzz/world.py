@@ -14,11 +14,11 @@ from dataclasses import dataclass, field
 from django.contrib.auth.models import User
 from django.utils import timezone
 
+from scoring.games.word import WordEntry, WordTurnEntry
 from scoring.models import RefereeAssignment, ScoreSheet, TableLink
 from scoring.services.conduct import record_conduct
 from scoring.services.links import ensure_links
-from scoring.services.sheets import confirm_sheet, return_sheet, seating_draw, submit_sheet
-from scoring.services.word_sheets import WordTurnEntry, submit_word_sheet
+from scoring.services.sheets import confirm_sheet, return_sheet, submit_sheet
 from scoring.simulation import simulate
 from tests.factories import make_event, make_festival, make_player, make_registration, make_staff, ready_event
 from tests.factories import released_stage as make_released_stage
@@ -26,6 +26,7 @@ from tests.scoring.helpers import entry_for, key
 from tournament.models import Draw, Event, Player, Registration, Stage
 from tournament.permissions import CHIEF_REFEREE, DESK, ORGANISER, REFEREE
 from tournament.services import draws as draw_services
+from tournament.services import seating
 from tournament.services.audit import Actor
 
 SYSTEM = Actor(label="fuzz world")
@@ -106,8 +107,8 @@ def _sheet(stage, table, values, *, game=1, winner=0):
 
 def _word_sheet(stage, table):
     turns = [WordTurnEntry(seat=1, words="PLANET"), WordTurnEntry(seat=2, words="GARDEN")]
-    return submit_word_sheet(stage=stage, game=1, table_number=table, turns=turns, jokers_left={},
-                             accept_warnings=True, idempotency_key=key(), actor=SYSTEM, via="fuzz world", end="went_out")
+    return submit_sheet(stage=stage, game=1, table_number=table, entry=WordEntry(end="went_out", turns=tuple(turns)),
+                        accept_warnings=True, idempotency_key=key(), actor=SYSTEM, via="fuzz world")
 
 
 def build_world() -> World:
@@ -174,7 +175,7 @@ def build_world() -> World:
     sheets["other"] = _sheet(other.stages.get(), 1, [0, 1, 2, 3])
     make_player(other_festival)
 
-    assert seating_draw(classic, 1) is not None
+    assert seating.game_draw(classic, 1) is not None
     events = {"classic": classic.event, "word": word.event, "fresh": fresh, "numbered": numbered,
               "closing": closing, "ready": ready, "open": opened, "later": later,
               "clash": clash, "finished": finished, "other": other}

@@ -2,13 +2,13 @@
 
 import uuid
 
-from scoring.services.records import Entry, SeatEntry
-from scoring.services.sheets import seating_draw, table_seats
+from scoring.games.classic import Entry, SeatEntry
+from tournament.services import seating
 
 
 def entry_for(stage, game, table_number, values, *, end="went_out", winner=0, overrides=None) -> Entry:
     """`values[i]` is seat i's counted rack value (the winner's is ignored)."""
-    seats = table_seats(seating_draw(stage, game), table_number)
+    seats = seating.seats(seating.game_draw(stage, game), table=table_number)
     lines = []
     for index, seat in enumerate(seats):
         out = end == "went_out" and index == winner

@@ -6,10 +6,11 @@ from django.urls import reverse
 
 from scoring.models import ScoreSheet
 from scoring.services import progress
-from scoring.services.sheets import confirm_sheet, return_sheet, seating_draw, submit_sheet
+from scoring.services.sheets import confirm_sheet, return_sheet, submit_sheet
 from tests.factories import make_staff, released_stage
 from tests.scoring.helpers import entry_for, key
 from tournament.models import AuditEntry, Event, Lot, Stage
+from tournament.services import seating
 from tournament.services.audit import Actor
 
 pytestmark = pytest.mark.django_db
@@ -31,7 +32,7 @@ def url(name, of, **kwargs):
 
 
 def submit(stage, table, values=CLEAN, *, game=1, actor=LINK, end="went_out", winner=0):
-    seats = len(seating_draw(stage, game).tables.get(number=table).seats.all())
+    seats = len(seating.game_draw(stage, game).tables.get(number=table).seats.all())
     values = (list(values) + [7] * 4)[:seats]
     return submit_sheet(stage=stage, game=game, table_number=table,
                         entry=entry_for(stage, game, table, values, end=end, winner=winner),
@@ -41,7 +42,7 @@ def submit(stage, table, values=CLEAN, *, game=1, actor=LINK, end="went_out", wi
 def play(stage, chief, values=CLEAN, games=None):
     """Every table of every game: seat 1 goes out, the others hold `values`."""
     for game in games or range(1, stage.games + 1):
-        for table in seating_draw(stage, game).tables.all():
+        for table in seating.game_draw(stage, game).tables.all():
             confirm_sheet(sheet=submit(stage, table.number, values, game=game), actor=Actor(user=chief))
 
 
@@ -232,7 +233,7 @@ def test_board_query_count_with_4_tables(client, django_assert_max_num_queries):
 
 def test_board_query_count_with_128_tables_is_the_same(client, django_assert_max_num_queries):
     stage = released_stage(512, capacity=512)
-    assert seating_draw(stage, 1).tables.count() == 128
+    assert seating.game_draw(stage, 1).tables.count() == 128
     board_queries(client, django_assert_max_num_queries, stage, make_staff(stage.event.festival, "chief referee"))
 
 
@@ -582,13 +583,13 @@ def test_links_page_shows_who_sits_at_each_table_now_after_hong_kong_movement_r8
     chief = make_staff(stage.event.festival, "chief referee")
     client.force_login(make_staff(stage.event.festival, "organiser"))
     play(stage, chief, games=[1])  # the last confirmation seats game 2 by movement
-    game2 = seating_draw(stage, 2)
+    game2 = seating.game_draw(stage, 2)
     assert game2.game == 2
     rows = client.get(url("board-links", stage, stage=stage.number)).context["rows"]
     shown = {row["number"]: sorted(seat.registration_id for seat in row["seats"]) for row in rows}
     assert shown == {table.number: sorted(s.registration_id for s in table.seats.all()) for table in game2.tables.all()}
     assert shown != {table.number: sorted(s.registration_id for s in table.seats.all())
-                     for table in seating_draw(stage, 1).tables.all()}
+                     for table in seating.game_draw(stage, 1).tables.all()}
 
 
 def test_board_on_a_finished_game_points_to_the_next_seated_game_r8_2(client):

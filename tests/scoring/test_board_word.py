@@ -1,13 +1,13 @@
 """The chief referee's board for Rummikub Word sheets (issue 8, R10; R9 confirmation and corrections): the
 sheet page lists the turns and each player's total and jokers left; "Correct" on a confirmed Word sheet is
-the turn-by-turn form calling word_sheets.correct_word_sheet — a new confirmed version, the old one kept."""
+the turn-by-turn form calling sheets.correct_sheet — a new confirmed version, the old one kept."""
 
 import pytest
 from django.urls import reverse
 
+from scoring.games.word import WordEntry, WordTurnEntry
 from scoring.models import ScoreSheet
-from scoring.services.sheets import confirm_sheet
-from scoring.services.word_sheets import WordTurnEntry, submit_word_sheet
+from scoring.services.sheets import confirm_sheet, submit_sheet
 from tests.factories import make_festival, make_staff, released_stage
 from tests.scoring.helpers import key
 from tournament.models import Event
@@ -37,8 +37,9 @@ def url(name, stage, sheet):
 
 
 def submit(stage, table=1, turns=TURNS, jokers=None):
-    return submit_word_sheet(stage=stage, game=1, table_number=table, turns=turns, jokers_left=jokers or {2: 1},
-                             accept_warnings=True, idempotency_key=key(), actor=LINK, via=LINK.label)
+    return submit_sheet(stage=stage, game=1, table_number=table,
+                        entry=WordEntry(end="went_out", turns=tuple(turns), jokers_left=jokers or {2: 1}),
+                        accept_warnings=True, idempotency_key=key(), actor=LINK, via=LINK.label)
 
 
 @pytest.fixture

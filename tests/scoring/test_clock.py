@@ -13,12 +13,12 @@ from django.utils import timezone
 from rules.rulesets import PRESETS, Ruleset
 from scoring import clock
 from scoring.models import TableLink
-from scoring.services.sheets import confirm_sheet, seating_draw, submit_sheet
+from scoring.services.sheets import confirm_sheet, submit_sheet
 from tests.factories import make_event, make_staff, released_stage
 from tests.scoring.helpers import entry_for, key
 from tournament.models import Draw, Event, Stage
 from tournament.schedule import schedule
-from tournament.services import draws
+from tournament.services import draws, seating
 from tournament.services.audit import Actor
 
 SEOUL = dt.timezone(dt.timedelta(hours=9))
@@ -200,7 +200,7 @@ def test_the_clock_stops_once_every_game_of_the_stage_is_confirmed(client):
     rng = random.Random(3)
     for game in range(1, stage.games + 1):
         assert get_clock(client, stage.event).json()["state"] == "time"
-        for table in seating_draw(stage, game).tables.all():
+        for table in seating.game_draw(stage, game).tables.all():
             values = [0] + rng.sample(range(1, 60), table.seats.count() - 1)
             sheet = submit_sheet(stage=stage, game=game, table_number=table.number, accept_warnings=True,
                                  entry=entry_for(stage, game, table.number, values), idempotency_key=key(),
@@ -277,7 +277,7 @@ def test_the_table_page_has_the_turn_timer_with_the_rulesets_minute_and_the_roun
     assert f'data-storage-key="rk-turn|s{stage.pk}t1|g1"' in page  # the table, not the link's secret
     assert f'data-clock-url="{clock_url(stage.event)}"' in page and 'data-stage="1"' in page
     assert "score unfinished games as blocked (R4)" in page
-    seats = [seat.registration.player.name for seat in seating_draw(stage, 1).seats.filter(table__number=1)
+    seats = [seat.registration.player.name for seat in seating.game_draw(stage, 1).seats.filter(table__number=1)
              .select_related("registration__player").order_by("position")]
     rows = [page.index(f'data-name="{position} · {name}"') for position, name in enumerate(seats, start=1)]
     assert rows == sorted(rows)  # seat 1 first, in seat order

@@ -15,19 +15,12 @@ from django.db import connection
 
 from scoring.models import ScoreSheet
 from scoring.services import progress
-from scoring.services.sheets import (
-    SheetExists,
-    confirm_sheet,
-    correct_sheet,
-    return_sheet,
-    seating_draw,
-    submit_sheet,
-)
+from scoring.services.sheets import SheetExists, confirm_sheet, correct_sheet, return_sheet, submit_sheet
 from tests.factories import make_staff, released_stage
 from tests.scoring.helpers import entry_for, key
 from tournament.models import AuditEntry, Event
 from tournament.permissions import ROLES
-from tournament.services import ServiceError
+from tournament.services import ServiceError, seating
 from tournament.services.audit import Actor
 
 TABLES = 6
@@ -181,10 +174,10 @@ def test_a_failure_in_the_middle_of_confirming_leaves_the_sheet_submitted_and_no
     sheets[1].refresh_from_db()
     assert sheets[1].status == ScoreSheet.Status.SUBMITTED and sheets[1].decided_by is None
     assert actions(sheets[1], "sheet.confirmed") == 0
-    assert seating_draw(stage, 2) is None and not stage.draws.filter(game=2).exists()
+    assert seating.game_draw(stage, 2) is None and not stage.draws.filter(game=2).exists()
     assert not AuditEntry.objects.filter(action="draw.moved").exists()
 
     confirm_sheet(sheet=sheets[1], actor=chief)  # trying again works, and does everything once
     sheets[1].refresh_from_db()
     assert sheets[1].status == ScoreSheet.Status.CONFIRMED and actions(sheets[1], "sheet.confirmed") == 1
-    assert seating_draw(stage, 2) is not None and AuditEntry.objects.filter(action="draw.moved").count() == 1
+    assert seating.game_draw(stage, 2) is not None and AuditEntry.objects.filter(action="draw.moved").count() == 1

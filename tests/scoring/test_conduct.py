@@ -10,12 +10,11 @@ from django.urls import reverse
 
 from scoring.exports import event_export
 from scoring.services import conduct, progress
-from scoring.services.sheets import seating_draw
 from scoring.standings import event_standings
 from tests.factories import make_festival, make_staff, released_stage
 from tests.scoring.test_progress import play_game
 from tournament.models import AuditEntry, ConductRecord, Draw, Event, Registration, StageEntry
-from tournament.services import ServiceError
+from tournament.services import ServiceError, seating
 from tournament.services import draws as draw_services
 from tournament.services.audit import Actor
 
@@ -47,8 +46,8 @@ def seven():
 
 
 def at_table(stage, table_number):
-    draw = seating_draw(stage, 1)
-    return [Registration.objects.get(pk=p) for p in draw_services.seating(draw)[table_number - 1]]
+    draw = seating.game_draw(stage, 1)
+    return [Registration.objects.get(pk=p) for p in seating.player_ids(draw)[table_number - 1]]
 
 
 def test_the_third_warning_asks_the_chief_referee_to_decide_r9(client, seven):
@@ -135,13 +134,13 @@ def test_disqualification_is_previewed_with_the_merge_proposal_before_it_applies
     assert effect.left_at_table == 2 and len(effect.proposal.moves) == 1
     assert effect.proposal.moves[0].from_table == 1 and effect.proposal.moves[0].to_table == 2
     # Nothing was re-drawn: the released seating is unchanged.
-    before = draw_services.seating(seating_draw(stage, 1))
+    before = seating.player_ids(seating.game_draw(stage, 1))
     response = post(client, event, "disqualify", leaving.number, note="Third offence", step="confirm")
     assert response.status_code == 302
     record = ConductRecord.objects.get(registration=leaving)
     assert record.kind == Kind.DISQUALIFIED and record.created_by == chief and record.stage == stage
     assert AuditEntry.objects.filter(action="conduct.disqualified", target_id=record.pk).exists()
-    assert draw_services.seating(seating_draw(stage, 1)) == before
+    assert seating.player_ids(seating.game_draw(stage, 1)) == before
 
 
 def test_a_table_of_four_keeps_three_and_needs_no_merge(seven):
@@ -170,7 +169,7 @@ def test_a_disqualified_player_is_left_out_of_the_next_round_and_its_draw(seven)
     following = progress.close_stage(stage=stage, actor=chief)
     assert not StageEntry.objects.filter(stage=following, registration=leaving).exists()
     draw = draw_services.draft_draw(stage=following, actor=chief, seed=3)
-    assert best not in {p for t in draw_services.seating(draw) for p in t}
+    assert best not in {p for t in seating.player_ids(draw) for p in t}
     # Past results stay, marked in the export.
     data = event_export(event)
     exported = next(p for p in data["players"] if p["id"] == best)
@@ -185,13 +184,13 @@ def test_a_withdrawn_player_leaves_a_redrawn_draft(client):
     event = stage.event
     organiser = Actor(user=make_staff(event.festival, "organiser"))
     leaving = at_table(stage, 1)[1]
-    draw_services.unrelease_draw(draw=seating_draw(stage, 1), actor=organiser)
+    draw_services.unrelease_draw(draw=seating.game_draw(stage, 1), actor=organiser)
     effect = conduct.departure_effect(event=event, registration=leaving, kind=Kind.WITHDREW)
     assert any("draw it again" in note for note in effect.notes)
     conduct.record_conduct(event=event, registration=leaving, kind=Kind.WITHDREW, note="Unwell (rule 17)",
                            actor=organiser)
     redrawn = draw_services.draft_draw(stage=stage, actor=organiser, seed=4)
-    seated = {p for t in draw_services.seating(redrawn) for p in t}
+    seated = {p for t in seating.player_ids(redrawn) for p in t}
     assert leaving.pk not in seated and len(seated) == 7
 
 
@@ -203,8 +202,8 @@ def test_hong_kong_movement_seats_a_forfeited_player_nowhere_r8_2():
     conduct.record_conduct(event=event, registration=leaving, kind=Kind.FORFEIT, note="Left after game 1 (rule 15)",
                            actor=chief, stage=stage, game=1)
     play_game(stage, 1, chief, random.Random(6))
-    following = seating_draw(stage, 2)
-    seated = [p for t in draw_services.seating(following) for p in t]
+    following = seating.game_draw(stage, 2)
+    seated = [p for t in seating.player_ids(following) for p in t]
     assert leaving.pk not in seated and len(seated) == 11
     assert following.status == Draw.Status.RELEASED
 

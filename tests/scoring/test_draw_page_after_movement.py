@@ -5,10 +5,11 @@ Found by the browser test tests/e2e/test_e2e_day_hk.py."""
 import pytest
 from django.urls import reverse
 
-from scoring.services.sheets import confirm_sheet, seating_draw, submit_sheet, table_seats
+from scoring.services.sheets import confirm_sheet, submit_sheet
 from tests.factories import make_staff, released_stage
 from tests.scoring.helpers import entry_for, key
 from tournament.models import Draw, Event
+from tournament.services import seating
 from tournament.services.audit import Actor
 
 pytestmark = pytest.mark.django_db
@@ -22,9 +23,9 @@ def test_after_movement_the_draw_page_shows_the_next_games_seating(client):
         sheet = submit_sheet(stage=stage, game=1, table_number=table, entry=entry_for(stage, 1, table, [0, 5, 9, 14]),
                              accept_warnings=False, idempotency_key=key(), actor=Actor(label="link"), via="link")
         confirm_sheet(sheet=sheet, actor=chief)
-    moved = seating_draw(stage, 2)
+    moved = seating.game_draw(stage, 2)
     assert moved.method == Draw.Method.MOVEMENT
-    movers = {seat.registration.player.name for seat in table_seats(seating_draw(stage, 1), 1)[:2]}
+    movers = {seat.registration.player.name for seat in seating.seats(seating.game_draw(stage, 1), table=1)[:2]}
 
     client.force_login(make_staff(festival, "organiser"))
     kwargs = {"festival": festival.slug, "event": stage.event.slug}

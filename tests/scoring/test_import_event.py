@@ -15,13 +15,13 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from scoring.exports import event_json
+from scoring.games.classic import ruleset_of
 from scoring.models import ScoreSheet, SheetSeat
 from scoring.services import progress
 from scoring.services.conduct import keep_playing, pending_decisions, record_conduct
 from scoring.services.event_file import ImportRefused
 from scoring.services.import_event import import_event
-from scoring.services.records import ruleset_of
-from scoring.services.sheets import confirm_sheet, seating_draw, submit_sheet
+from scoring.services.sheets import confirm_sheet, submit_sheet
 from scoring.simulation import plausible_entry, prepare_event, simulate, simulate_word, staff_of
 from scoring.standings import event_standings
 from tests.factories import make_registration
@@ -37,7 +37,7 @@ from tournament.models import (
     Registration,
     Stage,
 )
-from tournament.services import draws
+from tournament.services import draws, seating
 from tournament.services.audit import Actor
 
 pytestmark = pytest.mark.django_db
@@ -198,8 +198,8 @@ def enter(stage, game, table, entry, chief, *, confirm=True, movement_seed=None)
 
 def entries(stage, game, rng):
     """A plausible sheet for every table of the game's released seating, by table number."""
-    seating = draws.seating(seating_draw(stage, game))
-    return {n: plausible_entry(rng, ruleset_of(stage.event), players) for n, players in enumerate(seating, 1)}
+    tables = seating.player_ids(seating.game_draw(stage, game))
+    return {n: plausible_entry(rng, ruleset_of(stage.event), players) for n, players in enumerate(tables, 1)}
 
 
 def mapped(entry, ids):

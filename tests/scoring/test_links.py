@@ -9,11 +9,11 @@ from django.utils import timezone
 from scoring.models import RefereeAssignment, ScoreSheet, TableLink
 from scoring.services import links
 from scoring.services.access import table_by_link
-from scoring.services.sheets import confirm_sheet, seating_draw, submit_sheet
+from scoring.services.sheets import confirm_sheet, submit_sheet
 from tests.factories import make_festival, make_staff, ready_event, released_stage
 from tests.scoring.helpers import entry_for, key
 from tournament.models import AuditEntry, Event
-from tournament.services import ServiceError
+from tournament.services import ServiceError, seating
 from tournament.services import draws as draw_services
 from tournament.services.audit import Actor
 
@@ -224,7 +224,7 @@ def test_links_and_print_pages_query_count_with_4_tables(client, django_assert_m
 
 def test_links_and_print_pages_query_count_with_128_tables_is_the_same(client, django_assert_max_num_queries):
     stage = released_stage(512, capacity=512)
-    assert seating_draw(stage, 1).tables.count() == 128
+    assert seating.game_draw(stage, 1).tables.count() == 128
     links_page_queries(client, django_assert_max_num_queries, stage)
 
 
@@ -237,7 +237,7 @@ def test_paper_sheet_has_the_hong_kong_layout_with_names_games_signature_and_ent
     client.force_login(organiser)
     html = client.get(url("board-print", stage)).content.decode()
     assert html.count('class="score-sheet"') == 4 and "scoresheet.css" in html
-    for seat in seating_draw(stage, 1).seats.select_related("registration__player"):
+    for seat in seating.game_draw(stage, 1).seats.select_related("registration__player"):
         assert seat.registration.player.name in html
     assert "Game 1" in html and "Game 3" in html and "Game 4" not in html
     assert "Chief referee&#x27;s signature" in html or "Chief referee's signature" in html
@@ -257,13 +257,13 @@ def test_hong_kong_paper_sheet_fills_in_each_seated_games_names():
                              entry=entry_for(stage, 1, table, [0, 3, 9, 12]), accept_warnings=True,
                              idempotency_key=key(), actor=ACTOR, via="link")
         confirm_sheet(sheet=sheet, actor=Actor(user=chief))
-    assert seating_draw(stage, 2) is not None  # everyone moved
+    assert seating.game_draw(stage, 2) is not None  # everyone moved
     from django.test import Client
 
     client = Client()
     client.force_login(make_staff(stage.event.festival, "organiser"))
     html = client.get(url("board-print", stage)).content.decode()
-    game2 = {s.registration.player.name for s in seating_draw(stage, 2).seats.select_related("registration__player")
+    game2 = {s.registration.player.name for s in seating.game_draw(stage, 2).seats.select_related("registration__player")
              .filter(table__number=1)}
     table1 = html.split('data-table="1"')[1].split('data-table="2"')[0]
     assert all(name in table1 for name in game2)

@@ -6,13 +6,12 @@ from django.urls import reverse
 
 from scoring.results import PLAYOFF, draw_place_lot, event_results
 from scoring.services.playoff import create_playoff
-from scoring.services.sheets import seating_draw
 from scoring.standings import event_standings
 from tests.factories import make_festival, make_staff
 from tests.scoring.test_results import chief_of, confirm, hong_kong, played_busan_final, seated
 from tournament.formats.draw import draw_seat_orders
 from tournament.models import AuditEntry, Draw, Lot, Stage, StageEntry
-from tournament.services import ServiceError
+from tournament.services import ServiceError, seating
 
 pytestmark = pytest.mark.django_db
 
@@ -51,7 +50,7 @@ def test_prize_tie_creates_a_released_one_table_playoff_with_a_stored_seed_r7(cl
     draw = Draw.objects.get(stage=playoff)
     assert draw.is_released and draw.method == Draw.Method.PLAYOFF and draw.tables.count() == 1
     assert tuple(seated(playoff)) == draw_seat_orders([tied], draw.seed)[0]
-    assert seating_draw(playoff, 1) == draw  # the referee pages find it (Hong Kong: draw.game == game)
+    assert seating.game_draw(playoff, 1) == draw  # the referee pages find it (Hong Kong: draw.game == game)
     entry = AuditEntry.objects.get(action="playoff.created")
     assert entry.after["players"] == tied and entry.after["seed"] == draw.seed
     results = event_results(event)
@@ -96,7 +95,7 @@ def test_busan_final_tie_can_also_go_to_a_playoff_r8_1():
     stage, seats = played_busan_final((5, 5, 10, 20), end="blocked")
     chief = chief_of(stage.event)
     playoff = create_playoff(event=stage.event, place=1, actor=chief, seed=8)
-    assert seating_draw(playoff, 1) is not None  # Busan: the stage's game-1 draw
+    assert seating.game_draw(playoff, 1) is not None  # Busan: the stage's game-1 draw
     confirm(playoff, [0, 3], chief=chief)
     assert [row.registration.id for row in event_results(stage.event).rows[:2]] == seated(playoff)
 

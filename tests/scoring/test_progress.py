@@ -5,11 +5,11 @@ import random
 import pytest
 
 from scoring.services import progress
-from scoring.services.sheets import confirm_sheet, seating_draw, submit_sheet
+from scoring.services.sheets import confirm_sheet, submit_sheet
 from tests.factories import make_staff, released_stage
 from tests.scoring.helpers import entry_for, key
 from tournament.models import Draw, Event, Lot, StageEntry
-from tournament.services import ServiceError
+from tournament.services import ServiceError, seating
 from tournament.services import draws as draw_services
 from tournament.services.audit import Actor
 
@@ -19,7 +19,7 @@ REFEREE = Actor(label="referee link")
 
 def play_game(stage, game, chief, rng, *, tie=False):
     """Every table of `game`: the first seat goes out; distinct rack values unless `tie`."""
-    draw = seating_draw(stage, game)
+    draw = seating.game_draw(stage, game)
     for table in draw.tables.all():
         seats = table.seats.count()
         values = [0] + ([5] * (seats - 1) if tie else rng.sample(range(1, 60), seats - 1))
@@ -33,12 +33,12 @@ def test_hong_kong_top_two_move_up_a_table_after_each_game_r8_2():
     stage = released_stage(16, format=Event.Format.HONG_KONG, ruleset=Event.Ruleset.HK_2016)
     chief = Actor(user=make_staff(stage.event.festival, "chief referee"))
     rng = random.Random(1)
-    before = draw_services.seating(seating_draw(stage, 1))
+    before = seating.player_ids(seating.game_draw(stage, 1))
     play_game(stage, 1, chief, rng)
-    after = seating_draw(stage, 2)
+    after = seating.game_draw(stage, 2)
     assert after is not None and after.method == Draw.Method.MOVEMENT and after.is_released
     results = {r.player_id: r for r in progress.stage_results(stage, 1)}
-    moved_to = {p: t for t, players in enumerate(draw_services.seating(after), start=1) for p in players}
+    moved_to = {p: t for t, players in enumerate(seating.player_ids(after), start=1) for p in players}
     for number, players in enumerate(before, start=1):
         ranked = sorted(players, key=lambda p: (not results[p].win, -results[p].score))
         top, rest = ranked[:2], ranked[2:]
@@ -53,7 +53,7 @@ def test_hong_kong_tie_for_moving_is_settled_by_a_recorded_lot_r7():
     lots = Lot.objects.filter(stage=stage, purpose=Lot.Purpose.MOVE)
     assert lots.count() == 2
     assert all(sorted(lot.numbers.values()) == [1, 2, 3] for lot in lots)
-    assert seating_draw(stage, 2) is not None
+    assert seating.game_draw(stage, 2) is not None
 
 
 def test_busan_round_closes_with_top_two_per_table_and_the_next_round_is_drawn_r8_1():
@@ -74,7 +74,7 @@ def test_busan_round_closes_with_top_two_per_table_and_the_next_round_is_drawn_r
     assert set(StageEntry.objects.filter(stage=following).values_list("registration_id", flat=True)) == set(
         result.advancing)
     draw = draw_services.draft_draw(stage=following, actor=chief, seed=9)
-    assert sorted(p for t in draw_services.seating(draw) for p in t) == sorted(result.advancing)
+    assert sorted(p for t in seating.player_ids(draw) for p in t) == sorted(result.advancing)
 
 
 def test_busan_tie_at_the_cut_blocks_closing_until_a_lot_is_drawn_r7():

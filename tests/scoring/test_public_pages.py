@@ -9,12 +9,12 @@ import pytest
 from django.urls import reverse
 from django.utils import timezone
 
-from scoring.services.sheets import confirm_sheet, correct_sheet, seating_draw, submit_sheet, table_seats
-from scoring.views.public import build_board
+from scoring.services.sheets import confirm_sheet, correct_sheet, submit_sheet
+from scoring.standings_board import build_board
 from tests.factories import make_event, make_player, make_registration, make_staff, released_stage
 from tests.scoring.helpers import entry_for, key
 from tournament.models import ConductRecord, Event, Stage
-from tournament.services import draws
+from tournament.services import draws, seating
 from tournament.services.audit import Actor
 from tournament.services.checkin import assign_numbers
 
@@ -52,7 +52,7 @@ def golden_stage() -> Stage:
 
 
 def golden_entry(stage, game):
-    seats = table_seats(seating_draw(stage, game), 1)
+    seats = seating.seats(seating.game_draw(stage, game), table=1)
     scores = [GOLDEN[seat.registration.player.name][game - 1] for seat in seats]
     winner = scores.index(max(scores))
     return entry_for(stage, game, 1, [-s for s in scores], winner=winner)
@@ -65,7 +65,7 @@ def submit_golden(stage, game):
 
 def play_game(stage, game, chief, rng, *, tie=False):
     """Every table of `game`: the first seat goes out; distinct rack values unless `tie` (all losers on 5)."""
-    draw = seating_draw(stage, game)
+    draw = seating.game_draw(stage, game)
     for table in draw.tables.all():
         seats = table.seats.count()
         values = [0] + ([5] * (seats - 1) if tie else rng.sample(range(1, 60), seats - 1))

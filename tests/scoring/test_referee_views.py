@@ -10,10 +10,11 @@ from django.test import Client
 from django.utils import timezone
 
 from scoring.models import RefereeAssignment, ScoreSheet, TableLink
-from scoring.services.sheets import confirm_sheet, return_sheet, seating_draw, submit_sheet, table_seats
+from scoring.services.sheets import confirm_sheet, return_sheet, submit_sheet
 from tests.factories import make_festival, make_staff, released_stage
 from tests.scoring.helpers import entry_for, key
 from tournament.models import AuditEntry, Event
+from tournament.services import seating
 from tournament.services.audit import Actor
 
 pytestmark = pytest.mark.django_db
@@ -32,7 +33,7 @@ def sheet_data(stage, game, table, values, *, end="went_out", winner=0, idem=Non
                action="submit", overrides=None):
     """The POST the entry form sends: `values[i]` is seat i's counted rack value (the winner's is ignored);
     `overrides[i]` replaces seat i's fields (short names: tiles, rack_value, jokers, opened, …)."""
-    seats = seats or table_seats(seating_draw(stage, game), table)
+    seats = seats or seating.seats(seating.game_draw(stage, game), table=table)
     data = {"idempotency_key": idem or uuid.uuid4().hex, "end": end, "went_out": "", "action": action}
     for index, seat in enumerate(seats):
         out = end == "went_out" and index == winner
@@ -73,7 +74,7 @@ def test_a_table_link_opens_the_table_page_with_the_players_in_seat_order(client
     response = client.get(link_url(link))
     assert response.status_code == 200
     page = text(response)
-    names = [seat.registration.player.name for seat in table_seats(seating_draw(stage, 1), 1)]
+    names = [seat.registration.player.name for seat in seating.seats(seating.game_draw(stage, 1), table=1)]
     positions = [page.index(name) for name in names]
     assert positions == sorted(positions)
     assert stage.event.name in page and "Table 1" in page
@@ -172,7 +173,7 @@ def test_posts_need_the_csrf_token(stage, link):
 
 def test_entry_page_has_the_form_the_pad_and_the_live_check(client, stage, link):
     page = text(client.get(link_url(link, 2)))
-    for seat in table_seats(seating_draw(stage, 2), 1):
+    for seat in seating.seats(seating.game_draw(stage, 2), table=1):
         assert f'name="s{seat.position}_tiles"' in page
         assert f'name="s{seat.position}_rack_value"' in page and 'inputmode="numeric"' in page
         assert f'value="{seat.registration_id}"' in page
@@ -201,14 +202,14 @@ def test_hong_kong_pages_show_each_games_own_seating(client):
     assert "Not released yet" in text(client.get(link_url(link)))
     assert "has not been released yet" in text(client.get(link_url(link, 2)))
     rng = random.Random(5)
-    for table in seating_draw(stage, 1).tables.all():
+    for table in seating.game_draw(stage, 1).tables.all():
         values = [0] + rng.sample(range(1, 60), table.seats.count() - 1)
         sheet = submit_sheet(stage=stage, game=1, table_number=table.number, accept_warnings=True,
                              entry=entry_for(stage, 1, table.number, values), idempotency_key=key(),
                              actor=Actor(label="x"), via="x")
         confirm_sheet(sheet=sheet, actor=chief)
-    game_1 = [s.registration.player.name for s in table_seats(seating_draw(stage, 1), 2)]
-    game_2 = [s.registration.player.name for s in table_seats(seating_draw(stage, 2), 2)]
+    game_1 = [s.registration.player.name for s in seating.seats(seating.game_draw(stage, 1), table=2)]
+    game_2 = [s.registration.player.name for s in seating.seats(seating.game_draw(stage, 2), table=2)]
     assert game_1 != game_2
     page = text(client.get(link_url(link)))
     assert "Confirmed" in page and "To enter" in page
@@ -217,7 +218,7 @@ def test_hong_kong_pages_show_each_games_own_seating(client):
     assert positions == sorted(positions)
     response = client.post(link_url(link, 2), sheet_data(stage, 2, 2, [0, 3, 4, 5]))
     assert response.status_code == 302
-    assert ScoreSheet.objects.get(game=2).draw == seating_draw(stage, 2)
+    assert ScoreSheet.objects.get(game=2).draw == seating.game_draw(stage, 2)
 
 
 def test_confirmed_and_submitted_sheets_are_shown_read_only(client, stage, link):
@@ -252,7 +253,7 @@ def test_preview_scores_the_golden_hong_kong_sheet_with_a_joker_r6():
 def test_preview_puts_problems_next_to_their_seat_and_counts_errors(client, stage, link):
     data = sheet_data(stage, 1, 1, [0, 5, 6, 7], overrides={2: {"tiles": "R5 B5", "rack_value": 40}})
     page = text(client.post(link_url(link, 1, preview=True), data))
-    third = table_seats(seating_draw(stage, 1), 1)[2].position
+    third = seating.seats(seating.game_draw(stage, 1), table=1)[2].position
     seat_slot = page.split(f'id="seat-{third}-check"')[1].split("</div>")[0]
     assert "The rack value does not match the tiles." in seat_slot
     assert 'data-errors="1"' in page
@@ -329,7 +330,7 @@ def test_never_opened_player_counted_needs_the_could_open_answer_r5(client, stag
     data = sheet_data(stage, 1, 1, [0, 40, 6, 7], overrides={1: {"opened": "no"}})
     page = text(client.post(link_url(link, 1), data))
     assert "could have opened" in page and not ScoreSheet.objects.exists()
-    data[f"s{table_seats(seating_draw(stage, 1), 1)[1].position}_could_open"] = "no"
+    data[f"s{seating.seats(seating.game_draw(stage, 1), table=1)[1].position}_could_open"] = "no"
     assert client.post(link_url(link, 1), data).status_code == 302
     assert ScoreSheet.objects.get().seats.order_by("position")[1].penalty == 100
 
@@ -398,7 +399,7 @@ HOSTILE = {
 @pytest.mark.parametrize("case", HOSTILE)
 def test_hostile_input_is_refused_without_saving_or_a_server_error(client, stage, link, case):
     data = sheet_data(stage, 1, 1, [0, 5, 6, 7], accept=True)
-    positions = [seat.position for seat in table_seats(seating_draw(stage, 1), 1)]
+    positions = [seat.position for seat in seating.seats(seating.game_draw(stage, 1), table=1)]
     for name, value in HOSTILE[case].items():
         name = re.sub(r"^s(\d)_", lambda m: f"s{positions[int(m.group(1)) - 1]}_", name)
         if value is None:
@@ -413,7 +414,7 @@ def test_hostile_input_is_refused_without_saving_or_a_server_error(client, stage
 
 
 def test_extra_seats_and_another_tables_players_change_nothing(client, stage, link):
-    other_seats = table_seats(seating_draw(stage, 1), 2)
+    other_seats = seating.seats(seating.game_draw(stage, 1), table=2)
     data = sheet_data(stage, 1, 1, [0, 5, 6, 7])
     data.update({"s5_registration": other_seats[0].registration_id, "s5_rack_value": 50, "s5_opened": "yes"})
     assert client.post(link_url(link, 1), data).status_code == 302

@@ -21,12 +21,13 @@ from scoring.results import (
     season_standings,
 )
 from scoring.services import progress
-from scoring.services.sheets import confirm_sheet, seating_draw, submit_sheet, table_seats
+from scoring.services.sheets import confirm_sheet, submit_sheet
 from scoring.simulation import simulate
 from tests.factories import make_festival, make_staff, released_stage
 from tests.scoring.helpers import entry_for, key
 from tournament.models import AuditEntry, Event, Lot
 from tournament.services import draws as draw_services
+from tournament.services import seating
 from tournament.services.audit import Actor
 
 pytestmark = pytest.mark.django_db
@@ -41,7 +42,7 @@ def chief_of(event) -> Actor:
 
 
 def seated(stage, game=1, table=1) -> list[int]:
-    return [seat.registration_id for seat in table_seats(seating_draw(stage, game), table)]
+    return [seat.registration_id for seat in seating.seats(seating.game_draw(stage, game), table=table)]
 
 
 def confirm(stage, values, *, chief, game=1, table=1, end="went_out", winner=0):
@@ -55,7 +56,7 @@ def confirm(stage, values, *, chief, game=1, table=1, end="went_out", winner=0):
 def play_stage(stage, chief, rng):
     """Every game of a stage: seat 1 goes out, the others hold distinct rack values."""
     for game in range(1, stage.games + 1):
-        for table in seating_draw(stage, game).tables.all():
+        for table in seating.game_draw(stage, game).tables.all():
             values = [0] + rng.sample(range(1, 60), table.seats.count() - 1)
             confirm(stage, values, chief=chief, game=game, table=table.number)
 

@@ -4,8 +4,8 @@ from decimal import Decimal
 
 import pytest
 
+from scoring.games.classic import SeatEntry
 from scoring.models import ScoreSheet
-from scoring.services.records import SeatEntry
 from scoring.services.sheets import (
     SheetExists,
     SheetRefused,

@@ -12,17 +12,18 @@ from django.db import connection
 from django.db.models import Sum
 from django.test.utils import CaptureQueriesContext
 
+from scoring.games.classic import Entry, SeatEntry, judge, ruleset_of
 from scoring.models import ScoreSheet, SheetSeat
 from scoring.services import progress
-from scoring.services.records import Entry, SeatEntry, judge, ruleset_of
-from scoring.services.sheets import confirm_sheet, seating_draw, submit_sheet
+from scoring.services.sheets import confirm_sheet, submit_sheet
 from scoring.simulation import SimulationError, confirmed_results, final_order, simulate
 from tests.factories import make_festival, make_staff, released_stage
 from tests.scoring.helpers import entry_for, key
 from tournament.formats import busan, hongkong
 from tournament.models import Draw, Event, Lot, StageEntry
+from tournament.services import seating
 from tournament.services.audit import Actor
-from tournament.services.draws import busan_settings, seating
+from tournament.services.draws import busan_settings
 
 pytestmark = pytest.mark.django_db
 
@@ -41,7 +42,7 @@ def assert_every_table_has_one_confirmed_sheet(event):
     expected = Counter()
     for stage in event.stages.all():
         for game in range(1, stage.games + 1):
-            draw = seating_draw(stage, game)
+            draw = seating.game_draw(stage, game)
             expected.update((stage.number, game, number) for number in draw.tables.values_list("number", flat=True))
     assert confirmed == expected
     assert set(confirmed.values()) == {1}
@@ -91,7 +92,7 @@ def test_busan_117_players_play_round_by_round_to_the_final_as_planned_r8_1():
     assert [s.games for s in stages] == [p.games for p in planned]
     assert [s.is_final for s in stages] == [False, False, False, True]
     for stage, plan in zip(stages, planned, strict=True):
-        assert sorted(len(t) for t in seating(seating_draw(stage, 1))) == sorted(plan.table_sizes)
+        assert sorted(len(t) for t in seating.player_ids(seating.game_draw(stage, 1))) == sorted(plan.table_sizes)
     assert all(s.closed_at for s in stages[:-1]) and stages[-1].closed_at is None
     assert Lot.objects.filter(stage__event=event, purpose=Lot.Purpose.ADVANCE).exists()
     assert_every_table_has_one_confirmed_sheet(event)
@@ -105,16 +106,16 @@ def test_hong_kong_64_players_move_up_a_table_after_every_game_r8_2():
     event = simulate("hk", 64, HK_SEED)
     stage = event.stages.get()
     assert stage.games == 3 and stage.closed_at is None
-    draws = [seating_draw(stage, game) for game in (1, 2, 3)]
+    draws = [seating.game_draw(stage, game) for game in (1, 2, 3)]
     assert draws[0].method == Draw.Method.BY_NUMBER
     assert [d.method for d in draws[1:]] == [Draw.Method.MOVEMENT] * 2
     for game in (1, 2):
         tiebreak = progress.lots_tiebreak(stage, Lot.Purpose.MOVE, game)
-        moved = hongkong.movement(seating(draws[game - 1]), progress.stage_results(stage, game), tiebreak=tiebreak)
+        moved = hongkong.movement(seating.player_ids(draws[game - 1]), progress.stage_results(stage, game), tiebreak=tiebreak)
         assert moved.next_tables is not None
-        assert [set(t) for t in moved.next_tables] == [set(t) for t in seating(draws[game])]
+        assert [set(t) for t in moved.next_tables] == [set(t) for t in seating.player_ids(draws[game])]
     assert Lot.objects.filter(stage=stage, purpose=Lot.Purpose.MOVE).exists()
-    assert [len(seating(d)) for d in draws] == [16, 16, 16]
+    assert [len(seating.player_ids(d)) for d in draws] == [16, 16, 16]
     assert_every_table_has_one_confirmed_sheet(event)
     assert_sheets_sum_to_zero_and_pass_judge(event)
     assert_sheets_are_plausible(event)
@@ -124,7 +125,7 @@ def test_hong_kong_64_players_move_up_a_table_after_every_game_r8_2():
 def dump(event):
     """Everything the seed decides, without database ids: seatings, sheets, lots, final order."""
     numbers = dict(event.registrations.values_list("id", "number"))
-    seatings = [(d.stage.number, d.game, d.method, [[numbers[p] for p in t] for t in seating(d)])
+    seatings = [(d.stage.number, d.game, d.method, [[numbers[p] for p in t] for t in seating.player_ids(d)])
                 for d in Draw.objects.filter(stage__event=event, status=Draw.Status.RELEASED)
                 .select_related("stage").order_by("stage__number", "game")]
     lots = sorted((lot.stage.number, lot.purpose, lot.game, lot.table_number,
@@ -221,7 +222,7 @@ def submit_and_confirm_counts(tables: int, fmt: str) -> dict[str, int]:
         confirm_sheet(sheet=sheet, actor=chief)
     play(tables, "last table")  # Hong Kong: this confirmation seats game 2 (R8.2)
     if fmt == "hk":
-        assert seating_draw(stage, 2) is not None
+        assert seating.game_draw(stage, 2) is not None
     return counts
 
 

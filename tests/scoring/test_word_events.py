@@ -11,15 +11,16 @@ import pytest
 from django.core.management import call_command
 
 from scoring.exports import event_export
+from scoring.games.word import WordEntry, WordTurnEntry
 from scoring.models import ScoreSheet, TableLink, WordTurn
-from scoring.services.sheets import SheetExists, SheetRefused, confirm_sheet, seating_draw, table_seats
-from scoring.services.word_sheets import WordTurnEntry, correct_word_sheet, submit_word_sheet
+from scoring.services.sheets import SheetExists, SheetRefused, confirm_sheet, correct_sheet, submit_sheet
 from scoring.simulation import simulate_word
 from scoring.standings import event_standings
 from tests.factories import make_staff, released_stage
 from tests.scoring.helpers import key
 from tournament.models import AuditEntry, Event, Festival
 from tournament.permissions import CHIEF_REFEREE
+from tournament.services import seating
 from tournament.services.audit import Actor
 
 pytestmark = pytest.mark.django_db
@@ -36,13 +37,13 @@ def stage():
 
 
 def seats_of(stage, table=1, game=1):
-    return table_seats(seating_draw(stage, game), table)
+    return seating.seats(seating.game_draw(stage, game), table=table)
 
 
 def submit(stage, turns, jokers=None, *, table=1, game=1, accept=False, idem=None, end="went_out"):
-    return submit_word_sheet(stage=stage, game=game, table_number=table, turns=turns, jokers_left=jokers or {},
-                             accept_warnings=accept, idempotency_key=idem or key(), actor=REFEREE,
-                             via=REFEREE.label, end=end)
+    return submit_sheet(stage=stage, game=game, table_number=table,
+                        entry=WordEntry(end=end, turns=tuple(turns), jokers_left=jokers or {}),
+                        accept_warnings=accept, idempotency_key=idem or key(), actor=REFEREE, via=REFEREE.label)
 
 
 def chief_of(stage):
@@ -143,8 +144,8 @@ def test_confirmation_and_correction_work_on_word_sheets(stage):
     confirm_sheet(sheet=sheet, actor=chief_of(stage))
     sheet.refresh_from_db()
     assert sheet.status == ScoreSheet.Status.CONFIRMED
-    new = correct_word_sheet(sheet=sheet, turns=[*OPENING, WordTurnEntry(seat=3, words="APPEAR")], jokers_left={},
-                             reason="misheard", accept_warnings=True, idempotency_key=key(), actor=chief_of(stage))
+    new = correct_sheet(sheet=sheet, entry=WordEntry(end="went_out", turns=(*OPENING, WordTurnEntry(seat=3, words="APPEAR"))),
+                        reason="misheard", accept_warnings=True, idempotency_key=key(), actor=chief_of(stage))
     sheet.refresh_from_db()
     assert sheet.status == ScoreSheet.Status.SUPERSEDED and new.status == ScoreSheet.Status.CONFIRMED
     assert new.version == 2 and scores(new)[3] == (6, True)
@@ -313,7 +314,7 @@ def test_a_simulated_12_player_word_event_has_one_confirmed_sheet_per_table_per_
     assert stages and all(stage.closed_at for stage in stages[:-1])
     for stage in stages:
         for game in range(1, stage.games + 1):
-            draw = seating_draw(stage, game)
+            draw = seating.game_draw(stage, game)
             tables = draw.tables.count()
             assert 2 <= min(Counter(draw.seats.values_list("table__number", flat=True)).values())
             per_table = Counter(ScoreSheet.objects.filter(stage=stage, game=game, status=ScoreSheet.Status.CONFIRMED)

@@ -1,6 +1,6 @@
 """Issue 8 "Done when", at the service level: one festival runs a classic event and a Rummikub Word event at
 different times (no clash, R9 / seed 000: a player may enter several events), both through registration,
-check-in, numbering (R8.2), the draws, sheets (classic: submit_sheet; Word: submit_word_sheet, R10),
+check-in, numbering (R8.2), the draws, sheets (classic: submit_sheet; Word: the same submit_sheet with a turn-by-turn entry, R10),
 confirmation, standings and the JSON export — the same services for both games, no parallel path."""
 
 import datetime as dt
@@ -10,17 +10,16 @@ import random
 import pytest
 
 from scoring.exports import event_export, event_json
+from scoring.games.classic import ruleset_of
 from scoring.models import ScoreSheet, WordTurn
 from scoring.services import progress
-from scoring.services.records import ruleset_of
-from scoring.services.sheets import confirm_sheet, seating_draw, submit_sheet
-from scoring.services.word_sheets import submit_word_sheet
+from scoring.services.sheets import confirm_sheet, submit_sheet
 from scoring.simulation.racks import plausible_entry
 from scoring.simulation.word import plausible_word_sheet
 from scoring.standings import event_standings
 from tests.factories import EVENT_DAY, make_event, make_festival, make_staff
 from tournament.models import Event, Player, Registration
-from tournament.services import draws
+from tournament.services import draws, seating
 from tournament.services.audit import Actor
 from tournament.services.checkin import assign_numbers, check_in
 from tournament.services.registration import PlayerDetails, find_clash, register
@@ -45,14 +44,13 @@ def enter_and_check_in(event: Event, people: list[PlayerDetails], desk: Actor) -
 
 def play_game(stage, game: int, rng: random.Random, chief: Actor) -> None:
     """Every table: its link submits a sheet (the game's own kind), the chief referee confirms it."""
-    for number, seated in enumerate(draws.seating(seating_draw(stage, game)), start=1):
+    for number, seated in enumerate(seating.player_ids(seating.game_draw(stage, game)), start=1):
         link = Actor(label=f"table {number} link")
         key = f"festival-{stage.pk}-{game}-{number}"
         if stage.event.game == Event.Game.WORD:
-            turns, jokers, end = plausible_word_sheet(rng, len(seated))
-            sheet = submit_word_sheet(stage=stage, game=game, table_number=number, turns=turns, jokers_left=jokers,
-                                      end=end, accept_warnings=True, idempotency_key=key, actor=link,
-                                      via=link.label)
+            sheet = submit_sheet(stage=stage, game=game, table_number=number,
+                                 entry=plausible_word_sheet(rng, len(seated)), accept_warnings=True,
+                                 idempotency_key=key, actor=link, via=link.label)
         else:
             sheet = submit_sheet(stage=stage, game=game, table_number=number,
                                  entry=plausible_entry(rng, ruleset_of(stage.event), seated),
@@ -110,7 +108,7 @@ def test_a_festival_runs_a_classic_and_a_word_event_through_every_step_with_one_
         assert [s.number for s in stages] == [1, 2] and stages[-1].is_final
     sheets = {event: ScoreSheet.objects.filter(stage__event=event) for event in (classic, word)}
     for event, stage_list in ((classic, classic_stages), (word, word_stages)):
-        expected = sum(s.games * len(draws.seating(seating_draw(s, 1))) for s in stage_list)
+        expected = sum(s.games * len(seating.player_ids(seating.game_draw(s, 1))) for s in stage_list)
         assert sheets[event].count() == sheets[event].filter(status=ScoreSheet.Status.CONFIRMED).count() == expected
     assert not WordTurn.objects.filter(sheet__stage__event=classic).exists()
     assert all(sheet.word_turns.exists() for sheet in sheets[word])

@@ -19,6 +19,7 @@ from decimal import Decimal
 
 TOTAL = "total"
 AVERAGE = "average"
+PRIZE_PLACES = 4  # R8.1: the final decides places 1–4; R8.2: four prize places
 
 
 def id_key(player_id: Hashable) -> tuple:
@@ -39,6 +40,7 @@ class SeatResult:
     score: Decimal
     win: bool
     game: int = 1
+    stage: int = 1  # the stage's number (Busan rounds, the final; a Hong Kong event has one)
 
 
 @dataclass(frozen=True)

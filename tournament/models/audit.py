@@ -4,6 +4,46 @@ from django.conf import settings
 from django.db import models
 from django.utils.translation import gettext_lazy as _
 
+# The log stores stable codes; pages show them in the reader's language. The one table of them, for every app.
+ACTION_LABELS = {
+    "registration.created": _("Registered"),
+    "registration.promoted": _("Moved up from the waiting list"),
+    "registration.withdrawn": _("Withdrawn"),
+    "import.registrations": _("Imported"),
+    "checkin.in": _("Checked in"),
+    "checkin.undone": _("Check-in undone"),
+    "checkin.override": _("Check-in setting changed"),
+    "checkin.numbered": _("Player numbers assigned"),
+    "stage.created": _("Round created"),
+    "stage.closed": _("Round closed"),
+    "draw.drafted": _("Draft draw made"),
+    "draw.swapped": _("Seats swapped by hand"),
+    "draw.released": _("Draw released"),
+    "draw.unreleased": _("Draw taken back"),
+    "draw.moved": _("Seated by moving up a table"),
+    "link.created": _("Table links made"),
+    "link.revoked": _("Table link replaced"),
+    "referee.assigned": _("Referee assigned"),
+    "referee.unassigned": _("Referee unassigned"),
+    "sheet.submitted": _("Submitted"),
+    "sheet.confirmed": _("Confirmed"),
+    "sheet.returned": _("Returned to the referee"),
+    "sheet.corrected": _("Corrected"),
+    "sheet.correction_warning": _("Correction changes a later step"),
+    "lot.drawn": _("Lots drawn at the cut"),
+    "lot.place": _("Lots drawn for a place"),
+    "playoff.created": _("Playoff table created"),
+    "event.ranking_points": _("Ranking points changed"),
+    "conduct.warning": _("Warning"),
+    "conduct.disqualified": _("Disqualified"),
+    "conduct.withdrew": _("Withdrew during the event"),
+    "conduct.forfeit": _("Forfeit (did not finish)"),
+    "conduct.kept": _("Keeps playing after a third warning"),
+    "event.imported": _("Event imported"),
+    "festival.imported": _("Festival imported"),
+    "demo.loaded": _("Demo loaded"),
+}
+
 
 class AuditEntry(models.Model):
     at = models.DateTimeField(_("when"), auto_now_add=True, db_index=True)
@@ -28,3 +68,12 @@ class AuditEntry(models.Model):
 
     def __str__(self) -> str:
         return f"{self.at:%Y-%m-%d %H:%M:%S} {self.actor or self.actor_label} {self.action}"
+
+    @property
+    def action_label(self) -> str:
+        return str(ACTION_LABELS.get(self.action, self.action))
+
+    @property
+    def who(self) -> str:
+        """The account's name, or the label of whoever acted without one (a table's link …)."""
+        return self.actor.get_username() if self.actor_id else self.actor_label

@@ -17,14 +17,15 @@ from ..models import Event, Player, Registration
 from ..models.registration import name_key
 from .audit import Actor, record
 from .errors import ServiceError
+from .locking import lock_event
 
 
 def check_in(*, registration: Registration, actor: Actor, now=None) -> Registration:
     """One tap at the desk. Checking in someone already checked in changes nothing (two desks, one player)."""
     now = now or timezone.now()
     with transaction.atomic():
-        event = Event.objects.select_for_update().get(pk=registration.event_id)
-        registration = Registration.objects.select_for_update().select_related("player").get(pk=registration.pk)
+        event = lock_event(registration.event_id)
+        registration = Registration.objects.select_for_update(of=("self",)).select_related("player").get(pk=registration.pk)
         if not event.checkin_is_open(now):
             raise ServiceError(_("Check-in for this event is closed; late arrivals cannot be admitted."), code="closed")
         if registration.status == Registration.Status.WAITLISTED:
@@ -50,8 +51,8 @@ def check_in(*, registration: Registration, actor: Actor, now=None) -> Registrat
 def undo_check_in(*, registration: Registration, actor: Actor, now=None) -> Registration:
     now = now or timezone.now()
     with transaction.atomic():
-        event = Event.objects.select_for_update().get(pk=registration.event_id)
-        registration = Registration.objects.select_for_update().select_related("player").get(pk=registration.pk)
+        event = lock_event(registration.event_id)
+        registration = Registration.objects.select_for_update(of=("self",)).select_related("player").get(pk=registration.pk)
         if not event.checkin_is_open(now):
             raise ServiceError(_("Check-in is closed; ask the organiser to reopen it first."), code="closed")
         if not registration.is_checked_in:
@@ -69,7 +70,7 @@ def set_checkin_override(*, event: Event, override: str, actor: Actor) -> Event:
     if override not in Event.CheckinOverride.values:
         raise ServiceError(_("Unknown check-in setting."), code="invalid")
     with transaction.atomic():
-        event = Event.objects.select_for_update().get(pk=event.pk)
+        event = lock_event(event)
         if override == Event.CheckinOverride.OPEN and event.numbers_assigned_at:
             raise ServiceError(
                 _("Player numbers are already assigned; check-in cannot be reopened."), code="numbered"
@@ -100,7 +101,7 @@ def assign_numbers(*, event: Event, actor: Actor, method: str | None = None, see
     """R8.2: once check-in is closed, number the checked-in players (registration order or a seeded draw)."""
     now = now or timezone.now()
     with transaction.atomic():
-        event = Event.objects.select_for_update().get(pk=event.pk)
+        event = lock_event(event)
         if event.checkin_is_open(now):
             raise ServiceError(_("Close check-in before assigning player numbers."), code="open")
         if event.numbers_assigned_at:
@@ -111,7 +112,7 @@ def assign_numbers(*, event: Event, actor: Actor, method: str | None = None, see
         if method == Event.Numbering.RANDOM and seed is None:
             seed = secrets.randbits(48)
         checked_in = list(
-            Registration.objects.select_for_update()
+            Registration.objects.select_for_update(of=("self",))
             .filter(event=event, status=Registration.Status.REGISTERED, checked_in_at__isnull=False)
             .order_by("created_at", "id")
             .values_list("id", flat=True)

@@ -18,9 +18,11 @@ from ..formats.draw import (
     new_seed,
     swap_players,
 )
-from ..models import ConductRecord, Draw, DrawTable, Event, Registration, Seat, Stage, StageEntry
+from ..models import ConductRecord, Draw, Event, Registration, Stage, StageEntry
 from .audit import Actor, record
 from .errors import ServiceError
+from .locking import lock_event
+from .seating import met_pairs, player_ids, write_seating
 
 
 def busan_settings(event: Event) -> busan.BusanSettings:
@@ -59,25 +61,10 @@ def entrants_of(registrations) -> list[Entrant]:
     ]
 
 
-def met_pairs(event: Event) -> set[frozenset]:
-    """Everyone who already sat at a table together in this event's released draws."""
-    tables: dict[int, list[int]] = {}
-    for table_id, registration_id in Seat.objects.filter(
-        draw__stage__event=event, draw__status=Draw.Status.RELEASED
-    ).values_list("table_id", "registration_id"):
-        tables.setdefault(table_id, []).append(registration_id)
-    pairs = set()
-    for players in tables.values():
-        for i, a in enumerate(players):
-            for b in players[i + 1:]:
-                pairs.add(frozenset((a, b)))
-    return pairs
-
-
 def start_event(*, event: Event, actor: Actor) -> Stage:
     """Create the first stage once check-in is closed and the players are numbered (R8.1, R8.2)."""
     with transaction.atomic():
-        event = Event.objects.select_for_update().get(pk=event.pk)
+        event = lock_event(event)
         if event.stages.exists():
             raise ServiceError(_("This event has already started."), code="started")
         if not event.numbers_assigned_at:
@@ -109,32 +96,16 @@ def _violations_data(violations) -> list[dict]:
     ]
 
 
-def _store(*, stage: Stage, game: int, method: str, seed: int, tables, violations, constraints, actor) -> Draw:
-    draw = Draw.objects.create(
-        stage=stage, game=game, method=method, seed=seed, algorithm_version=ALGORITHM_VERSION,
-        constraints={"same_affiliation": constraints.same_affiliation,
-                     "repeat_opponents": constraints.repeat_opponents,
-                     "spread_seeds": constraints.spread_seeds},
-        violations=_violations_data(violations), created_by=actor.user,
-    )
-    table_rows = DrawTable.objects.bulk_create(
-        [DrawTable(draw=draw, number=number) for number in range(1, len(tables) + 1)]
-    )
-    Seat.objects.bulk_create(
-        [
-            Seat(draw=draw, table=table_row, position=position, registration_id=registration_id)
-            for table_row, players in zip(table_rows, tables, strict=True)
-            for position, registration_id in enumerate(players, start=1)
-        ]
-    )
-    return draw
+def _constraints_data(constraints: Constraints) -> dict:
+    return {"same_affiliation": constraints.same_affiliation, "repeat_opponents": constraints.repeat_opponents,
+            "spread_seeds": constraints.spread_seeds}
 
 
 def draft_draw(*, stage: Stage, actor: Actor, seed: int | None = None) -> Draw:
     """A new draft seating for the stage's first game (a redraw discards the earlier draft)."""
     with transaction.atomic():
-        stage = Stage.objects.select_for_update().select_related("event__festival").get(pk=stage.pk)
-        event = stage.event
+        event = lock_event(stage.event_id)
+        stage = Stage.objects.select_related("event__festival").get(pk=stage.pk)
         if stage.draws.filter(status=Draw.Status.RELEASED).exists():
             raise ServiceError(_("This stage's draw is already released; un-release it first."), code="released")
         seed = new_seed() if seed is None else seed
@@ -151,39 +122,31 @@ def draft_draw(*, stage: Stage, actor: Actor, seed: int | None = None) -> Draw:
             tables, violations, method = result.tables, result.violations, Draw.Method.RANDOM
         discarded = list(stage.draws.filter(status=Draw.Status.DRAFT, game=1).values_list("id", flat=True))
         stage.draws.filter(id__in=discarded).update(status=Draw.Status.DISCARDED)
-        draw = _store(stage=stage, game=1, method=method, seed=seed, tables=tables,
-                      violations=violations, constraints=constraints, actor=actor)
+        draw = write_seating(Draw(stage=stage, game=1, method=method, seed=seed, algorithm_version=ALGORITHM_VERSION,
+                                  constraints=_constraints_data(constraints),
+                                  violations=_violations_data(violations), created_by=actor.user), tables)
         record(actor=actor, action="draw.drafted", target=draw, event=event,
                after={"seed": seed, "algorithm": ALGORITHM_VERSION, "method": method, "tables": len(tables),
                       "unmet": len(violations), "discarded": discarded})
     return draw
 
 
-def seating(draw: Draw) -> list[list[int]]:
-    """The draw's tables as lists of registration ids in seat order."""
-    tables: dict[int, list[int]] = {}
-    for number, registration_id in draw.seats.order_by("table__number", "position").values_list(
-        "table__number", "registration_id"
-    ):
-        tables.setdefault(number, []).append(registration_id)
-    return [tables[number] for number in sorted(tables)]
-
-
 def swap_seats(*, draw: Draw, first: int, second: int, actor: Actor) -> Draw:
     """The organiser swaps two players of a draft by hand; the unmet constraints are checked again."""
     with transaction.atomic():
-        draw = Draw.objects.select_for_update().select_related("stage__event").get(pk=draw.pk)
+        lock_event(draw.stage.event_id)
+        draw = Draw.objects.select_related("stage__event").get(pk=draw.pk)
         if not draw.is_draft:
             raise ServiceError(_("Only a draft can be changed; un-release the draw first."), code="not_draft")
         if first == second:
             raise ServiceError(_("Choose two different players to swap."), code="same")
-        seats = {seat.registration_id: seat for seat in draw.seats.select_for_update().filter(
+        seats = {seat.registration_id: seat for seat in draw.seats.filter(
             registration_id__in=[first, second]).select_related("table")}
         if len(seats) != 2:
             raise ServiceError(_("Both players must be seated in this draw."), code="not_seated")
         a, b = seats[first], seats[second]
         event = draw.stage.event
-        tables = seating(draw)
+        tables = player_ids(draw)
         registrations = list(stage_players(draw.stage))
         result = swap_players(tables, first, second, entrants_of(registrations), met_pairs(event),
                               Constraints(**draw.constraints))
@@ -208,7 +171,8 @@ def swap_seats(*, draw: Draw, first: int, second: int, actor: Actor) -> Draw:
 def release_draw(*, draw: Draw, actor: Actor, now=None) -> Draw:
     now = now or timezone.now()
     with transaction.atomic():
-        draw = Draw.objects.select_for_update().select_related("stage__event").get(pk=draw.pk)
+        lock_event(draw.stage.event_id)
+        draw = Draw.objects.select_related("stage__event").get(pk=draw.pk)
         if not draw.is_draft:
             raise ServiceError(_("Only a draft can be released."), code="not_draft")
         draw.status = Draw.Status.RELEASED
@@ -222,10 +186,12 @@ def release_draw(*, draw: Draw, actor: Actor, now=None) -> Draw:
 def unrelease_draw(*, draw: Draw, actor: Actor, reason: str = "") -> Draw:
     """Take a released draw back to draft (e.g. a player was missed), allowed while no game has been played."""
     with transaction.atomic():
-        draw = Draw.objects.select_for_update().select_related("stage__event").get(pk=draw.pk)
+        lock_event(draw.stage.event_id)
+        draw = Draw.objects.select_related("stage__event").get(pk=draw.pk)
         if not draw.is_released:
             raise ServiceError(_("This draw is not released."), code="not_released")
-        # Score sheets (the scoring app) point at the seating they were entered against.
+        # Score sheets (the scoring app) point at the seating they were entered against; a submission holds
+        # the event lock shared, so none can slip in between this check and the change.
         if hasattr(draw, "sheets") and draw.sheets.exists():
             raise ServiceError(_("Results have been entered for this draw; it can no longer be taken back."),
                                code="has_results")

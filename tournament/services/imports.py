@@ -27,6 +27,7 @@ from ..models import Event, Registration
 from ..models.registration import contact_key, name_key
 from .audit import Actor, record
 from .errors import ServiceError
+from .locking import lock_festival_events
 from .registration import PlayerDetails, register
 
 MAX_FILE_BYTES = 2 * 1024 * 1024
@@ -447,7 +448,7 @@ def import_registrations(
     now = now or timezone.now()
     with transaction.atomic():
         # Lock the festival's events in a fixed order: registrations and withdrawals wait until we are done.
-        list(Event.objects.select_for_update().filter(festival=festival).order_by("pk"))
+        lock_festival_events(festival)
         reports = validate_rows(festival=festival, rows=rows)
         valid = [report for report in reports if report.ok]
         if len(valid) < len(reports) and not drop_invalid:

@@ -13,6 +13,7 @@ from ..models import Event, Player, Registration
 from ..models.registration import contact_key, name_key
 from .audit import Actor, record
 from .errors import ServiceError
+from .locking import lock_event
 
 
 @dataclass(frozen=True)
@@ -138,7 +139,7 @@ def register(*, event: Event, details: PlayerDetails, actor: Actor, now=None, by
     now = now or timezone.now()
     try:
         with transaction.atomic():
-            event = Event.objects.select_for_update().select_related("festival").get(pk=event.pk)
+            event = lock_event(event)
             if not by_organiser and not event.registration_is_open(now):
                 raise ServiceError(_("Registration for this event is not open."), code="closed")
             player, created = _find_or_create_player(festival=event.festival, details=details)
@@ -157,7 +158,7 @@ def register_existing_player(*, event: Event, player: Player, actor: Actor, now=
         raise ServiceError(_("This event belongs to another festival."), code="other_festival")
     try:
         with transaction.atomic():
-            event = Event.objects.select_for_update().select_related("festival").get(pk=event.pk)
+            event = lock_event(event)
             if not event.registration_is_open(now):
                 raise ServiceError(_("Registration for this event is not open."), code="closed")
             return _enter(event=event, player=player, actor=actor, now=now, action="registration.created")
@@ -167,7 +168,7 @@ def register_existing_player(*, event: Event, player: Player, actor: Actor, now=
 
 def _promote_from_waiting_list(*, event: Event, actor: Actor, now) -> Registration | None:
     nxt = (
-        Registration.objects.select_for_update()
+        Registration.objects.select_for_update(of=("self",))
         .filter(event=event, status=Registration.Status.WAITLISTED)
         .order_by(IN_LINE_SINCE.asc(), "id")
         .first()
@@ -186,8 +187,8 @@ def withdraw(*, registration: Registration, actor: Actor, now=None, by_organiser
     first on the waiting list while the deadline has not passed."""
     now = now or timezone.now()
     with transaction.atomic():
-        event = Event.objects.select_for_update().get(pk=registration.event_id)
-        registration = Registration.objects.select_for_update().get(pk=registration.pk)
+        event = lock_event(registration.event_id)
+        registration = Registration.objects.select_for_update(of=("self",)).get(pk=registration.pk)
         if not registration.is_active:
             raise ServiceError(_("This registration is already withdrawn."), code="withdrawn")
         if not by_organiser and not event.withdrawal_is_open(now):

@@ -8,7 +8,6 @@ import secrets
 import time
 
 from django.contrib import messages
-from django.contrib.auth.decorators import login_required
 from django.http import Http404, HttpResponse
 from django.shortcuts import redirect, render
 from django.urls import path
@@ -18,20 +17,17 @@ from django.views.decorators.http import require_GET, require_http_methods
 
 from ..forms.imports import ImportConfirmForm, ImportUploadForm
 from ..models import Event
-from ..permissions import ORGANISER, require_role
+from ..permissions import ORGANISER
 from ..services import imports
 from ..services.audit import Actor
 from ..services.errors import ServiceError
-from .helpers import get_festival
+from .helpers import staff_view
 
 SESSION_KEY = "pending_imports"
 PENDING_KEPT = 3  # uploads waiting for confirmation per session; older ones are forgotten
 
 
-def _organiser_festival(request, slug):
-    festival = get_festival(slug)
-    require_role(request.user, festival, ORGANISER)
-    return festival
+organiser_view = staff_view(ORGANISER, home="manage-import")
 
 
 def _keep_pending(request, *, festival, file_name: str, parsed) -> str:
@@ -64,10 +60,9 @@ def _forget(request, key) -> None:
     request.session[SESSION_KEY] = pending
 
 
-@login_required
 @require_http_methods(["GET", "POST"])
+@organiser_view
 def import_upload(request, festival):
-    festival = _organiser_festival(request, festival)
     form = ImportUploadForm(request.POST or None, request.FILES or None, festival=festival)
     if request.method == "POST" and form.is_valid():
         upload = form.cleaned_data["file"]
@@ -87,10 +82,9 @@ def import_upload(request, festival):
     })
 
 
-@login_required
 @require_http_methods(["GET", "POST"])
+@organiser_view
 def import_preview(request, festival, key):
-    festival = _organiser_festival(request, festival)
     pending = _pending(request, festival, key)
     if pending is None:
         messages.error(request, _("This upload is no longer waiting to be imported. Please upload the file again."))
@@ -137,10 +131,9 @@ def import_preview(request, festival, key):
     })
 
 
-@login_required
 @require_GET
+@organiser_view
 def export(request, festival, fmt):
-    festival = _organiser_festival(request, festival)
     if fmt not in imports.FORMATS:
         raise Http404
     event = None

@@ -12,7 +12,6 @@ from django.shortcuts import redirect, render
 from django.urls import path, register_converter, reverse
 from django.utils import timezone
 from django.utils.translation import gettext as _
-from django.utils.translation import gettext_lazy
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
 from ..forms.manage import (
@@ -24,27 +23,15 @@ from ..forms.manage import (
     WithdrawForm,
 )
 from ..models import AuditEntry, Event, Festival, Registration
-from ..permissions import DESK, ORGANISER, ROLES, require_role
+from ..permissions import DESK, ORGANISER, ROLES
 from ..services import ServiceError
 from ..services import checkin as checkin_service
 from ..services import registration as registration_service
 from ..services.audit import Actor
-from .helpers import get_event, get_festival
+from .helpers import form_errors, run_service, staff_view
 
 REGISTRATIONS_PER_PAGE = 100
 AUDIT_ENTRIES_SHOWN = 20
-
-# The audit log stores stable codes; the page shows them in the reader's language.
-ACTION_LABELS = {
-    "registration.created": gettext_lazy("Registered"),
-    "registration.promoted": gettext_lazy("Moved up from the waiting list"),
-    "registration.withdrawn": gettext_lazy("Withdrawn"),
-    "import.registrations": gettext_lazy("Imported"),
-    "checkin.in": gettext_lazy("Checked in"),
-    "checkin.undone": gettext_lazy("Check-in undone"),
-    "checkin.override": gettext_lazy("Check-in setting changed"),
-    "checkin.numbered": gettext_lazy("Player numbers assigned"),
-}
 
 S = Registration.Status
 
@@ -66,18 +53,11 @@ def _counts(prefix: str = "") -> dict:
     }
 
 
-def _organiser_event(request, festival_slug: str, event_slug: str) -> Event:
-    event = get_event(festival_slug, event_slug)
-    require_role(request.user, event.festival, ORGANISER)
-    return event
+organiser_view = staff_view(ORGANISER, home="manage-event")
 
 
 def _event_url(event: Event) -> str:
     return reverse("manage-event", kwargs={"festival": event.festival.slug, "event": event.slug})
-
-
-def _form_error_message(form) -> str:
-    return " ".join(str(error) for errors in form.errors.values() for error in errors)
 
 
 # --- Pages -----------------------------------------------------------------------------------------------
@@ -108,18 +88,15 @@ def manage_home(request):
 
 
 @require_GET
-@login_required
+@staff_view(ORGANISER, home="manage-festival")
 def manage_festival(request, festival):
-    festival = get_festival(festival)
-    require_role(request.user, festival, ORGANISER)
     events = festival.events.annotate(**_counts("registrations__")).order_by("starts_at", "name")
     return render(request, "tournament/manage/festival.html", {"festival": festival, "events": events})
 
 
 @require_GET
-@login_required
-def manage_event(request, festival, event):
-    event = _organiser_event(request, festival, event)
+@organiser_view
+def manage_event(request, event):
     counts = Registration.objects.filter(event=event).aggregate(**_counts())
     now = timezone.now()
     # htmx asks for one part of the page by its id (HX-Target); everyone else gets the whole page.
@@ -174,8 +151,6 @@ def _recent_audit(event: Event) -> list[AuditEntry]:
         else {}
     )
     for entry in entries:
-        entry.action_label = ACTION_LABELS.get(entry.action, entry.action)
-        entry.who = entry.actor.get_username() if entry.actor else entry.actor_label
         entry.concerns = names.get(entry.target_id, "") if entry.target_type == "registration" else ""
         entry.detail = _audit_detail(entry)
     return entries
@@ -198,52 +173,40 @@ def _audit_detail(entry: AuditEntry) -> str:
 
 
 @require_POST
-@login_required
-def set_checkin(request, festival, event):
-    event = _organiser_event(request, festival, event)
+@organiser_view
+def set_checkin(request, event):
     form = CheckinOverrideForm(request.POST)
     if not form.is_valid():
-        messages.error(request, _form_error_message(form))
+        messages.error(request, form_errors(form))
         return redirect(_event_url(event))
-    try:
-        event = checkin_service.set_checkin_override(
-            event=event, override=form.cleaned_data["checkin"], actor=Actor.of(request)
-        )
-    except ServiceError as error:
-        messages.error(request, error.message)
-    else:
-        messages.success(request, _("Check-in: %(state)s.") % {"state": event.get_checkin_override_display()})
-    return redirect(_event_url(event))
+    return run_service(
+        request, lambda: checkin_service.set_checkin_override(
+            event=event, override=form.cleaned_data["checkin"], actor=Actor.of(request)),
+        done=lambda changed: _("Check-in: %(state)s.") % {"state": changed.get_checkin_override_display()},
+        then=_event_url(event))
 
 
 @require_POST
-@login_required
-def assign_numbers(request, festival, event):
-    event = _organiser_event(request, festival, event)
+@organiser_view
+def assign_numbers(request, event):
     form = NumberingForm(request.POST)
     if not form.is_valid():
-        messages.error(request, _form_error_message(form))
+        messages.error(request, form_errors(form))
         return redirect(_event_url(event))
-    try:
-        event = checkin_service.assign_numbers(
-            event=event, method=form.cleaned_data["method"], actor=Actor.of(request)
-        )
-    except ServiceError as error:
-        messages.error(request, error.message)
-    else:
-        messages.success(request, _("Player numbers are assigned; check-in is closed."))
-    return redirect(_event_url(event))
+    return run_service(
+        request, lambda: checkin_service.assign_numbers(event=event, method=form.cleaned_data["method"],
+                                                        actor=Actor.of(request)),
+        done=_("Player numbers are assigned; check-in is closed."), then=_event_url(event))
 
 
 @require_http_methods(["GET", "POST"])
-@login_required
-def withdraw(request, festival, event):
+@organiser_view
+def withdraw(request, event):
     """GET asks for a reason and a confirmation (no JavaScript needed); POST withdraws."""
-    event = _organiser_event(request, festival, event)
     data = request.POST if request.method == "POST" else request.GET
     pick = RegistrationPickForm(data, event=event)
     if not pick.is_valid():
-        messages.error(request, _form_error_message(pick))
+        messages.error(request, form_errors(pick))
         return redirect(_event_url(event) + "#registrations")
     chosen = pick.cleaned_data["registration"]
     form = (
@@ -278,8 +241,8 @@ def withdraw(request, festival, event):
 class EventSlugConverter:
     """An event slug that is not one of the words the import/export pages use under manage/<festival>/.
 
-    Those pages' routes are included after these (tournament/urls.py); refusing the words here lets the
-    resolver move on to them instead of answering 404 for an event called "import".
+    Refusing the words here keeps manage/<festival>/<word>/ for those pages whatever the order of the routes
+    (tournament/urls.py), so the resolver never answers 404 for an event called "import".
     """
 
     regex = "[-a-zA-Z0-9_]+"

@@ -8,15 +8,16 @@ import re
 from django.contrib import messages
 from django.http import Http404
 from django.shortcuts import get_object_or_404, redirect, render
-from django.urls import NoReverseMatch, path, reverse
+from django.urls import path, reverse
 from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.views.decorators.cache import never_cache
 
 from ..forms.registration import WithdrawForm
-from ..models import Draw, Event, Player, Registration, Seat
+from ..models import Event, Player, Registration
 from ..permissions import DESK, has_role
 from ..qr import qr_svg
+from ..services import seating
 from ..services.audit import Actor
 from ..services.errors import ServiceError
 from ..services.registration import register_existing_player, with_waiting_position, withdraw
@@ -41,26 +42,11 @@ def _actor(request) -> Actor:
     return actor if actor.user else Actor(label=PLAYER_LINK)
 
 
-def _desk_urls(festival, registration, next_url: str) -> dict | None:
-    """The desk's check-in / undo URLs for this registration, or None while those views do not exist."""
+def _desk_urls(festival, registration, next_url: str) -> dict:
+    """The desk's check-in / undo URLs for this registration."""
     kwargs = {"festival": festival.slug, "event": registration.event.slug, "registration": registration.pk}
-    try:
-        return {"checkin": reverse("desk-checkin", kwargs=kwargs), "undo": reverse("desk-undo", kwargs=kwargs),
-                "next": next_url}
-    except NoReverseMatch:
-        return None
-
-
-def current_seats(registrations) -> dict[int, Seat]:
-    """Each registration's seat in the newest released draw that seats it (R8: where do I sit now?)."""
-    seats = {}
-    for seat in (
-        Seat.objects.filter(registration__in=registrations, draw__status=Draw.Status.RELEASED)
-        .select_related("table", "draw__stage")
-        .order_by("-draw__stage__number", "-draw__game")
-    ):
-        seats.setdefault(seat.registration_id, seat)
-    return seats
+    return {"checkin": reverse("desk-checkin", kwargs=kwargs), "undo": reverse("desk-undo", kwargs=kwargs),
+            "next": next_url}
 
 
 @never_cache
@@ -81,7 +67,7 @@ def player_page(request, token):
         event.clash = next((other for other in active_events if other.overlaps(event)), None)
         open_events.append(event)
 
-    seats = current_seats(registrations)
+    seats = seating.current_seats(registrations)
     is_desk = has_role(request.user, festival, DESK)
     for registration in registrations:
         registration.seat = seats.get(registration.pk)

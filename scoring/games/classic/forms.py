@@ -1,42 +1,24 @@
-"""The referee's score-sheet form (issue 5): one game at one table, seats in seat order.
+"""The classic game's forms (R4–R6): the referee's score sheet and the chief referee's correction.
 
-The form only parses what was typed (numbers are numbers, choices are choices, the players are the ones
-seated at this table); whether the sheet makes sense is `scoring.services.records.judge`'s job — the
-live check and the submit use that same judgement, so no rule lives here or in JavaScript.
+They only parse what was typed (numbers are numbers, choices are choices, the players are the ones seated at
+this table); whether the sheet makes sense is `entry.judge`'s job — the live check and the submit use that
+same judgement, so no rule lives here or in JavaScript.
 """
 
-import uuid
-
 from django import forms
+from django.core.validators import RegexValidator
 from django.utils.translation import gettext_lazy as _
 
-from ..models import ScoreSheet
-from ..services.records import Entry, SeatEntry
+from ...forms.common import KEY_PATTERN, NumberInput, TapRadio, new_key
+from ...models import ScoreSheet
+from .entry import Entry, SeatEntry
 
 YES, NO = "yes", "no"
 # Generous bounds: a form error for nonsense, rules/ judges the rest (e.g. a value over 728, 3 jokers).
 MAX_RACK_VALUE = 999
 MAX_JOKERS = 9
-KEY_PATTERN = r"^[0-9a-f]{32}$"
-
-
-def new_key() -> str:
-    return uuid.uuid4().hex
-
-
-class NumberInput(forms.TextInput):
-    """A phone's numeric keypad, without the browser's spinner and wheel quirks of type=number."""
-
-    def __init__(self, attrs=None):
-        super().__init__({"inputmode": "numeric", "pattern": "[0-9]*", "autocomplete": "off",
-                          "class": "form-control form-control-lg sheet-number", **(attrs or {})})
-
-
-class TapRadio(forms.RadioSelect):
-    """Radios drawn as big toggle buttons (Bootstrap's btn-check + a label styled as a button)."""
-
-    def __init__(self, attrs=None, choices=()):
-        super().__init__({"class": "btn-check", **(attrs or {})}, choices)
+MAX_NUMBER = 999
+KEY_FORMAT = RegexValidator(r"^[A-Za-z0-9_-]{8,64}$", _("This form has expired; open it again."))
 
 
 def _seat_fields(seat) -> dict[str, forms.Field]:
@@ -162,3 +144,92 @@ def initial_from_sheet(sheet: ScoreSheet) -> dict:
             prefix + "conduct_penalty": line.conduct_penalty,
         })
     return initial
+
+
+CHECKBOX = forms.CheckboxInput(attrs={"class": "form-check-input"})
+COULD_OPEN = [("", _("not asked")), ("yes", _("yes")), ("no", _("no"))]
+
+
+class CorrectionForm(forms.Form):
+    """The referee's entry fields for every seat of a confirmed sheet, plus why it is corrected.
+
+    Per seat: tiles (notation) or the counted value and jokers; whether the player had opened, could have
+    opened, and a conduct penalty. rules/ judges the whole sheet in the service."""
+
+    end = forms.ChoiceField(label=_("How the game ended"), choices=ScoreSheet.End.choices, widget=forms.RadioSelect)
+    went_out = forms.TypedChoiceField(label=_("Who went out"), coerce=int, required=False, empty_value=None)
+    reason = forms.CharField(label=_("Reason for the correction"), max_length=1000,
+                             widget=forms.Textarea(attrs={"rows": 2}))
+    accept_warnings = forms.BooleanField(label=_("I have checked the warnings: the sheet is right"), required=False,
+                                         widget=forms.CheckboxInput(attrs={"class": "form-check-input"}))
+    key = forms.CharField(widget=forms.HiddenInput, validators=[KEY_FORMAT], max_length=64)
+
+    def __init__(self, *args, seats=(), **kwargs):
+        super().__init__(*args, **kwargs)
+        self.seats = list(seats)  # tournament Seat rows, in seat order
+        self.fields["went_out"].choices = [("", _("nobody"))] + [
+            (seat.position, f"{seat.position}. {seat.registration.player.name}") for seat in self.seats
+        ]
+        for seat in self.seats:
+            p = seat.position
+            self.fields[f"s{p}_tiles"] = forms.CharField(label=_("Tiles left"), max_length=400, required=False)
+            self.fields[f"s{p}_rack_value"] = forms.IntegerField(
+                label=_("Rack value"), min_value=0, max_value=MAX_NUMBER, required=False)
+            self.fields[f"s{p}_jokers"] = forms.IntegerField(label=_("Jokers"), min_value=0, max_value=9,
+                                                             required=False)
+            self.fields[f"s{p}_opened"] = forms.BooleanField(label=_("Had opened"), required=False, widget=CHECKBOX)
+            self.fields[f"s{p}_could_open"] = forms.ChoiceField(
+                label=_("Could have opened (only if never opened)"), choices=COULD_OPEN, required=False,
+                widget=forms.Select(attrs={"class": "form-select"}))
+            self.fields[f"s{p}_conduct"] = forms.BooleanField(label=_("Knocked-over rack"), required=False,
+                                                              widget=CHECKBOX)
+
+    @classmethod
+    def initial_from(cls, sheet: ScoreSheet, sheet_seats) -> dict:
+        initial = {"end": sheet.end, "key": new_key(), "went_out": None}
+        for line in sheet_seats:
+            p = line.position
+            if line.went_out:
+                initial["went_out"] = p
+            initial.update({
+                f"s{p}_tiles": line.tiles, f"s{p}_rack_value": line.rack_value,
+                f"s{p}_jokers": line.jokers if line.rack_value is not None else None,
+                f"s{p}_opened": line.opened, f"s{p}_conduct": line.conduct_penalty,
+                f"s{p}_could_open": {True: "yes", False: "no"}.get(line.could_open, ""),
+            })
+        return initial
+
+    def seat_rows(self):
+        """(seat, its bound fields) in seat order, for the template."""
+        names = ("tiles", "rack_value", "jokers", "opened", "could_open", "conduct")
+        return [(seat, {name: self[f"s{seat.position}_{name}"] for name in names}) for seat in self.seats]
+
+    def entry(self) -> Entry:
+        data = self.cleaned_data
+        out = data.get("went_out")
+        lines = []
+        for seat in self.seats:
+            p = seat.position
+            lines.append(SeatEntry(
+                position=p, registration_id=seat.registration_id, went_out=out == p,
+                tiles=data.get(f"s{p}_tiles") or "", rack_value=data.get(f"s{p}_rack_value"),
+                jokers=data.get(f"s{p}_jokers"), opened=bool(data.get(f"s{p}_opened")),
+                could_open={"yes": True, "no": False}.get(data.get(f"s{p}_could_open") or ""),
+                conduct_penalty=bool(data.get(f"s{p}_conduct")),
+            ))
+        return Entry(end=data["end"], seats=tuple(lines))
+
+
+COLOURS = (("R", "red"), ("B", "blue"), ("Y", "yellow"), ("K", "black"))
+
+
+def tile_pad() -> list[dict]:
+    """The tile pad's keys: one group per colour, numbers 1–13 in two rows."""
+    names = {"red": _("red"), "blue": _("blue"), "yellow": _("yellow"), "black": _("black")}
+    return [
+        {"code": code, "css": css, "name": names[css],
+         "rows": [[{"token": f"{code}{n}", "label": n,
+                    "aria": _("%(colour)s %(number)s") % {"colour": names[css], "number": n}}
+                   for n in numbers] for numbers in (range(1, 8), range(8, 14))]}
+        for code, css in COLOURS
+    ]

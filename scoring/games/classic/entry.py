@@ -1,15 +1,17 @@
-"""Turning what the referee entered into a rules/ game record, and judging it (R4–R6)."""
+"""A Rummikub sheet as entered (R4–R6): each seat's rack as tiles, or a counted value and jokers; and its
+judgement by rules/ — the same for the live check and for the submit."""
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from decimal import Decimal
 
 from rules.errors import RecordError
 from rules.record import SeatRecord, TableRecord, seat_from_dict
 from rules.rulesets import Ruleset, get_ruleset
-from rules.scoring import GameScore, score_game
-from rules.validation import ERROR, Problem, validate
+from rules.scoring import score_game
+from rules.validation import ERROR, validate
 
-from .problems import message
+from ..base import Judgement
+from ..problems import message
 
 
 def ruleset_of(event) -> Ruleset:
@@ -37,39 +39,8 @@ class Entry:
     seats: tuple[SeatEntry, ...]
 
 
-@dataclass(frozen=True)
-class Judgement:
-    """rules/'s verdict: problems (translated), and the scores when there is no error."""
-
-    problems: list[dict] = field(default_factory=list)
-    score: GameScore | None = None
-
-    @property
-    def errors(self) -> list[dict]:
-        return [p for p in self.problems if p["severity"] == ERROR]
-
-    @property
-    def warnings(self) -> list[dict]:
-        return [p for p in self.problems if p["severity"] != ERROR]
-
-    def seat_problems(self, position: int) -> list[dict]:
-        return [p for p in self.problems if p["seat"] == position]
-
-    @property
-    def table_problems(self) -> list[dict]:
-        return [p for p in self.problems if p["seat"] is None]
-
-    def result(self, position: int):
-        return self.score.by_seat(position) if self.score else None
-
-    @property
-    def total(self) -> Decimal | None:
-        return sum((s.score for s in self.score.seats), Decimal("0")) if self.score else None
-
-
-def _problem(problem: Problem) -> dict:
-    return {"code": problem.code, "seat": problem.seat, "severity": problem.severity,
-            "message": message(problem.code, problem.message)}
+def _problem(code: str, severity: str, seat: int | None, text: str) -> dict:
+    return {"code": code, "seat": seat, "severity": severity, "message": text}
 
 
 def to_record(entry: Entry) -> tuple[TableRecord | None, list[dict]]:
@@ -86,8 +57,8 @@ def to_record(entry: Entry) -> tuple[TableRecord | None, list[dict]]:
             seats.append(seat_from_dict(data))
         except RecordError as error:
             code = "bad_tiles" if error.path.endswith("tiles") else "bad_entry"
-            problems.append({"code": code, "seat": seat.position, "severity": ERROR,
-                             "message": message(code) + (f" ({error.reason})" if code == "bad_tiles" else "")})
+            text = message(code) + (f" ({error.reason})" if code == "bad_tiles" else "")
+            problems.append(_problem(code, ERROR, seat.position, text))
             seats.append(SeatRecord(seat=seat.position, player=str(seat.registration_id), went_out=seat.went_out,
                                     rack_value=0, jokers=0, opened=True))
     if problems:
@@ -99,7 +70,9 @@ def judge(ruleset: Ruleset, entry: Entry) -> Judgement:
     record, problems = to_record(entry)
     if record is None:
         return Judgement(problems=problems)
-    found = [_problem(p) for p in validate(ruleset, record)]
+    found = [_problem(p.code, p.severity, p.seat, message(p.code, p.message)) for p in validate(ruleset, record)]
     if any(p["severity"] == ERROR for p in found):
         return Judgement(problems=found)
-    return Judgement(problems=found, score=score_game(ruleset, record))
+    score = score_game(ruleset, record)
+    return Judgement(problems=found, score=score, results={s.seat: s for s in score.seats},
+                     total=sum((s.score for s in score.seats), Decimal("0")))

@@ -1,15 +1,16 @@
-"""The referee's Rummikub Word sheet (issue 8, R10): turn by turn, then jokers left per player.
+"""The Rummikub Word forms (R10): the referee's sheet, turn by turn then jokers left per player, and the
+chief referee's correction (the same rows plus why).
 
 Without JavaScript the form shows `rows` turn rows (12 at first) and a "more rows" button that re-renders it
-with more; word-sheet.js adds rows in place. Only parsing here: rules.word judges (via word_sheets.judge_word).
+with more; word-sheet.js adds rows in place. Only parsing here: rules.word judges (`entry.judge`).
 """
 
 from django import forms
 from django.utils.translation import gettext_lazy as _
 
-from ..models import ScoreSheet
-from ..services.word_sheets import MAX_WORDS_TEXT, WordTurnEntry, word_entry_from_form
-from .entry import KEY_PATTERN, NumberInput, TapRadio
+from ...forms.common import KEY_PATTERN, NumberInput, TapRadio
+from ...models import ScoreSheet
+from .entry import MAX_WORDS_TEXT, WordEntry, entry_from_form
 
 FIRST_ROWS = 12
 MORE_ROWS = 8
@@ -80,8 +81,8 @@ class WordSheetForm(forms.Form):
             raise forms.ValidationError(_("This form is damaged; reload the page."))
         return key
 
-    def entry(self) -> tuple[list[WordTurnEntry], dict[int, int]]:
-        return word_entry_from_form(self.cleaned_data, self.seats, self.row_count)
+    def entry(self) -> WordEntry:
+        return entry_from_form(self.cleaned_data, self.seats, self.row_count)
 
 
 def more_rows_data(data, seats):

@@ -1,0 +1,199 @@
+"""The standings as the public pages show them (R7, R8): rows with shared ranks and each game's score, the
+columns, and the cut — who goes on to the next round (R8.1) or takes a prize place (R8.2) — in a constant
+number of queries. `build_board` is what every standings page and the hall display read."""
+
+from dataclasses import dataclass, field
+from decimal import Decimal
+
+from django.utils.html import escape
+from django.utils.safestring import SafeString, mark_safe
+from django.utils.translation import gettext as _
+
+from tournament.formats.ranking import PRIZE_PLACES, SeatResult
+from tournament.models import ConductRecord, Event, Registration, Stage, StageEntry
+
+from .live import Play, current_play, stage_play
+from .services import progress
+from .services.conduct import departures
+from .snapshot import event_snapshot
+from .standings import Line, Standings, event_standings
+
+
+def signed(value: Decimal | None) -> str:
+    """+24, −5, +7.50: whole points without decimals, a true minus sign."""
+    if value is None:
+        return ""
+    text = f"{value:+.0f}" if value == value.to_integral_value() else f"{value:+.2f}"
+    return text.replace("-", "\u2212")
+
+
+@dataclass
+class Row:
+    line: Line
+    registration: Registration | None
+    rank: str
+    points: str
+    cells: list | SafeString  # the per-game <td>s once built
+    table: int | None = None
+    mark: str = ""  # "advances", "advancing" (provisional), "tie" (tied at the cut)
+    leaving: ConductRecord | None = None
+    reached: str = ""  # whole Busan event: the furthest stage the player entered
+    cut_after: bool = False
+
+
+@dataclass
+class Cut:
+    kind: str  # "line" (a line after `places` rows) or "table" (top `places` of each table, marked per row)
+    places: int
+    tie: bool
+    provisional: bool
+    label: str
+    prizes: bool = False  # a tie on prize places goes to a playoff game; a tie at a cut to a lot (R7)
+
+
+@dataclass
+class Board:
+    standings: Standings
+    rows: list[Row]
+    columns: list[tuple[int, int, str, str]] = field(default_factory=list)  # stage, game, short, long label
+    cut: Cut | None = None
+    play: Play | None = None
+    average: bool = False
+    show_reached: bool = False
+    scores: bool = True  # the event shows each game's score (Event.public_scores)
+
+    @property
+    def width(self) -> int:
+        """Columns in the table, for the cut line's colspan."""
+        table = 1 if self.cut and self.cut.kind == "table" else 0
+        return 5 + table + (len(self.columns) if self.scores else 0) + (1 if self.show_reached else 0)
+
+
+def _columns(standings: Standings, stages: dict[int, Stage], one_stage: bool) -> list[tuple[int, int, str, str]]:
+    columns = []
+    for stage_number, game in standings.columns:
+        stage = stages.get(stage_number)
+        name = stage.display_name if stage else str(stage_number)
+        if one_stage:
+            short = _("G%(game)s") % {"game": game}
+        elif stage is not None and stage.is_final:
+            short = _("F G%(game)s") % {"game": game}
+        else:
+            short = _("R%(stage)s G%(game)s") % {"stage": stage_number, "game": game}
+        long = _("%(stage)s, game %(game)s") % {"stage": name, "game": game}
+        columns.append((stage_number, game, short, long))
+    return columns
+
+
+def _cells_html(cells: list[SeatResult | None], win: str) -> SafeString:
+    """One <td> per game, built here rather than in the template: 128 players × 10 games is 1,280 cells on
+    every poll. Only numbers and the escaped word "win" go in."""
+    out = []
+    for cell in cells:
+        if cell is None:
+            out.append('<td class="stat text-end"><span class="text-body-tertiary">·</span></td>')
+        elif cell.win:
+            out.append(f'<td class="stat text-end text-nowrap"><strong>{signed(cell.score)}</strong>'
+                       f'<span aria-hidden="true">★</span><span class="visually-hidden"> {win}</span></td>')
+        else:
+            out.append(f'<td class="stat text-end text-nowrap">{signed(cell.score)}</td>')
+    return mark_safe("".join(out))  # numbers and escaped text only
+
+
+def _played(rows: list[Row]) -> bool:
+    """Before the first confirmed result everyone is level: no cut to show, no tie to flag."""
+    return any(row.line.games for row in rows)
+
+
+def _line_cut(rows: list[Row], places: int, provisional: bool, label: str) -> Cut | None:
+    if not _played(rows) or places < 1 or places >= len(rows):
+        return None
+    tie = rows[places - 1].line.rank == rows[places].line.rank
+    rows[places - 1].cut_after = True
+    return Cut("line", places, tie, provisional, label)
+
+
+def _prize_cut(rows: list[Row], play: Play) -> Cut | None:
+    """Hong Kong (R8.2): the prize places; a tie on them is decided by a one-game playoff (R7)."""
+    cut = _line_cut(rows, PRIZE_PLACES, not play.complete,
+                    _("The top %(places)s take the prize places.") % {"places": PRIZE_PLACES})
+    if cut is not None:
+        cut.prizes = True
+    return cut
+
+
+def _advancement_cut(stage: Stage, rows: list[Row], play: Play) -> Cut | None:
+    """Busan rounds (R8.1): per-table marks or the top N of the stage, from the same code that closes it."""
+    result = progress.advancement(stage) if _played(rows) else None
+    if result is None:
+        return None
+    provisional = not (play.complete or stage.closed_at)
+    advancing = set(result.advancing)
+    tied = {player for tie in result.ties for player in tie.players}
+    if stage.advance == Stage.Advance.PER_TABLE:
+        table_of = {r.player_id: t for t, ranking in enumerate(result.rankings, start=1) for r in ranking}
+        for row in rows:
+            row.table = table_of.get(row.line.player)
+            if row.line.player in tied:
+                row.mark = "tie"
+            elif row.line.player in advancing:
+                row.mark = "advancing" if provisional else "advances"
+        label = _("The top %(places)s of each table go on to the next round.") % {"places": stage.advance_count}
+        return Cut("table", stage.advance_count, bool(tied), provisional, label)
+    for row in rows:
+        if row.line.player in tied:
+            row.mark = "tie"
+        elif row.line.player in advancing:
+            row.mark = "advancing" if provisional else "advances"
+    label = _("The top %(places)s of the round go to the final.") % {"places": stage.advance_count}
+    cut = _line_cut(rows, stage.advance_count, provisional, label)
+    if cut is not None:
+        cut.tie = cut.tie or bool(tied)
+    return cut
+
+
+def build_board(event: Event, stage: Stage | None = None, play: Play | None = None) -> Board:
+    """Everything a standings page shows, in a constant number of queries. `play`: where `stage` stands,
+    if the caller already knows it."""
+    standings = event_standings(event, stage=stage) if stage is not None else event_snapshot(event).standings
+    stages = {s.number: s for s in event.stages.all()}
+    leaving = departures(event)
+    average = standings.points == "average"
+    rows = []
+    for line in standings.lines:
+        registration = standings.registrations.get(line.player)
+        if registration is None:  # a sheet for someone no longer entered: nothing to show
+            continue
+        rank = f"{line.rank}=" if line.tied else str(line.rank)
+        shown = line.average if average else line.total
+        rows.append(Row(line=line, registration=registration, rank=rank, points=signed(shown),
+                        cells=[line.cells.get(column) for column in standings.columns],
+                        leaving=leaving.get(line.player)))
+    win = escape(_("win"))
+    for row in rows:
+        row.cells = _cells_html(row.cells, win) if event.public_scores else mark_safe("")
+    one_stage = stage is not None or len(stages) <= 1
+    board = Board(standings, rows, _columns(standings, stages, one_stage), average=average,
+                  scores=event.public_scores)
+    if stage is not None:
+        board.play = play or stage_play(event, stage)
+        if stage.advance in (Stage.Advance.PER_TABLE, Stage.Advance.PER_STAGE):
+            board.cut = _advancement_cut(stage, rows, board.play)
+        elif stage.advance == Stage.Advance.NONE and event.format == Event.Format.HONG_KONG:
+            board.cut = _prize_cut(rows, board.play)
+    else:
+        board.play = play or current_play(event)
+        if event.format == Event.Format.HONG_KONG:
+            board.cut = _prize_cut(rows, board.play)
+        elif len(stages) > 1:
+            furthest: dict[int, int] = {}
+            for registration, number in StageEntry.objects.filter(stage__event=event).values_list(
+                    "registration_id", "stage__number"):
+                furthest[registration] = max(number, furthest.get(registration, 0))
+            for row in rows:
+                reached = stages.get(furthest.get(row.line.player))
+                row.reached = reached.display_name if reached else ""
+            board.show_reached = True
+    return board
+
+

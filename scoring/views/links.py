@@ -1,0 +1,186 @@
+"""The organiser's table links, QR codes, referee assignments and printable paper score sheets of a stage.
+
+A table link is the private address printed on the table card: a referee enters that table's sheets with it,
+without an account (scoring/views/referee.py)."""
+
+from functools import lru_cache
+
+from django.contrib import messages
+from django.contrib.auth import get_user_model
+from django.shortcuts import get_object_or_404, redirect, render
+from django.urls import path, reverse
+from django.utils.translation import gettext as _
+from django.views.decorators.cache import never_cache
+from django.views.decorators.http import require_POST, require_safe
+
+from tournament.models import Draw, Event, Seat, Stage
+from tournament.permissions import REFEREE
+from tournament.qr import qr_svg
+from tournament.services import seating
+from tournament.services.audit import Actor
+from tournament.views.helpers import form_errors, run_service
+
+from ..forms.board import LinkForm, RefereeForm, TableForm
+from ..models import RefereeAssignment, TableLink
+from ..services import links as link_services
+from .staff import PREFIX, get_stage, organiser_view, stage_url
+
+
+@lru_cache(maxsize=2048)
+def _qr(url: str, scale: int = 4) -> str:
+    """A table's QR code; drawing one takes ~10 ms, so the links page of 128 tables reuses them."""
+    return qr_svg(url, scale=scale)
+
+
+def entry_url(request, token: str) -> str:
+    """The referee's page of a table link (scoring/views/referee.py)."""
+    return request.build_absolute_uri(reverse("referee-link-table", kwargs={"token": token}))
+
+
+def _referees(festival):
+    return list(get_user_model().objects.filter(pk__in=festival.staff.values("pk"), groups__name=REFEREE,
+                                                is_active=True).distinct().order_by("username"))
+
+
+def _seating_by_table(draw: Draw | None) -> dict[int, list[Seat]]:
+    return dict(seating.by_table(seating.seats(draw))) if draw is not None else {}
+
+
+def _assignments(stage: Stage) -> dict[int, list]:
+    assigned: dict[int, list] = {}
+    for assignment in (RefereeAssignment.objects.filter(stage=stage).select_related("referee")
+                       .order_by("table_number", "referee__username")):
+        assigned.setdefault(assignment.table_number, []).append(assignment.referee)
+    return assigned
+
+
+@require_safe
+@never_cache
+@organiser_view
+def links_page(request, event, stage):
+    stage = get_stage(event, stage)
+    draws = seating.released_draws(stage)
+    # Hong Kong seats every game anew (R8.2): the referee at a table needs to see who sits there now.
+    tables = _seating_by_table(draws[max(draws)] if draws else None)
+    live = link_services.live_links(stage)
+    assigned = _assignments(stage)
+    rows = []
+    for number, seats in sorted(tables.items()):
+        link = live.get(number)
+        url = entry_url(request, link.token) if link and not stage.closed_at else ""
+        rows.append({"number": number, "seats": seats, "link": link, "url": url, "qr": _qr(url) if url else "",
+                     "referees": assigned.get(number, [])})
+    return render(request, "scoring/board/links.html", {
+        "festival": event.festival, "event": event, "stage": stage, "rows": rows,
+        "missing": sum(1 for row in rows if row["link"] is None), "referees": _referees(event.festival),
+    })
+
+
+def _link_action(request, event, stage, action, done):
+    stage = get_stage(event, stage)
+    return run_service(request, lambda: action(stage), done=done, then=stage_url(event, stage, "board-links"))
+
+
+def _invalid(request, event, stage, form):
+    messages.error(request, form_errors(form) or _("Something in the form is missing."))
+    return redirect(stage_url(event, get_stage(event, stage), "board-links"))
+
+
+@require_POST
+@organiser_view
+def make_links(request, event, stage):
+    return _link_action(request, event, stage,
+                        lambda s: link_services.ensure_links(stage=s, actor=Actor.of(request)),
+                        _("Every table has its private link. Print the score sheets or table cards."))
+
+
+@require_POST
+@organiser_view
+def revoke(request, event, stage):
+    form = LinkForm(request.POST)
+    if not form.is_valid():
+        return _invalid(request, event, stage, form)
+    link = get_object_or_404(TableLink, pk=form.cleaned_data["link"], stage__event=event, stage__number=stage)
+    return _link_action(request, event, stage,
+                        lambda s: link_services.revoke_link(link=link, actor=Actor.of(request)),
+                        _("The old link of table %(table)s no longer works; print the new one.")
+                        % {"table": link.table_number})
+
+
+def _referee_change(request, event, stage, service, done):
+    form = RefereeForm(request.POST)
+    if not form.is_valid():
+        return _invalid(request, event, stage, form)
+    user = get_user_model().objects.filter(pk=form.cleaned_data["referee"]).first()
+    table = form.cleaned_data["table"]
+    return _link_action(request, event, stage,
+                        lambda s: service(stage=s, table_number=table, user=user, actor=Actor.of(request)),
+                        done % {"table": table})
+
+
+@require_POST
+@organiser_view
+def assign(request, event, stage):
+    return _referee_change(request, event, stage, link_services.assign_referee,
+                           _("The referee is assigned to table %(table)s."))
+
+
+@require_POST
+@organiser_view
+def unassign(request, event, stage):
+    return _referee_change(request, event, stage, link_services.unassign_referee,
+                           _("The referee is no longer assigned to table %(table)s."))
+
+
+@require_safe
+@never_cache
+@organiser_view
+def print_sheets(request, event, stage):
+    """A4 paper score sheets, one per table: the Hong Kong layout of seed 003 with the table's entry QR."""
+    stage = get_stage(event, stage)
+    form = TableForm(request.GET)
+    only = form.cleaned_data["table"] if form.is_valid() else None
+    draws = seating.released_draws(stage)
+    by_game = {game: _seating_by_table(draw) for game, draw in _unique(draws).items()}
+    first = by_game.get(1, {})
+    live = link_services.live_links(stage)
+    assigned = _assignments(stage)
+    hong_kong = event.format == Event.Format.HONG_KONG
+    positions = range(1, 1 + max((len(seats) for seats in first.values()), default=4))
+    sheets = []
+    for number, seats in sorted(first.items()):
+        if only and number != only:
+            continue
+        link = live.get(number)
+        url = entry_url(request, link.token) if link and not stage.closed_at else ""
+        rows = []
+        for game in range(1, stage.games + 1):
+            seated = by_game.get(game if hong_kong else 1, {}).get(number, []) if game in draws else []
+            names = {seat.position: seat.registration.player.name for seat in seated}
+            rows.append({"game": game, "names": [names.get(p, "") for p in positions] if hong_kong else None})
+        sheets.append({"number": number, "seats": seats, "rows": rows, "qr": _qr(url, 3) if url else "",
+                       "referees": assigned.get(number, [])})
+    return render(request, "scoring/board/print.html", {
+        "festival": event.festival, "event": event, "stage": stage, "sheets": sheets, "hong_kong": hong_kong,
+        "positions": list(positions),
+    })
+
+
+def _unique(draws: dict[int, Draw]) -> dict[int, Draw]:
+    """Busan repeats game 1's draw for every game: read each seating once."""
+    seen, out = set(), {}
+    for game, draw in sorted(draws.items()):
+        if draw.pk not in seen:
+            seen.add(draw.pk)
+            out[game] = draw
+    return out
+
+
+urlpatterns = [
+    path(PREFIX + "links/<int:stage>/", links_page, name="board-links"),
+    path(PREFIX + "links/<int:stage>/make/", make_links, name="board-links-make"),
+    path(PREFIX + "links/<int:stage>/revoke/", revoke, name="board-links-revoke"),
+    path(PREFIX + "links/<int:stage>/assign/", assign, name="board-links-assign"),
+    path(PREFIX + "links/<int:stage>/unassign/", unassign, name="board-links-unassign"),
+    path(PREFIX + "links/<int:stage>/print/", print_sheets, name="board-print"),
+]

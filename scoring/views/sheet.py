@@ -1,0 +1,156 @@
+"""One score sheet, for the chief referee and the organiser: what was entered, its accepted warnings, its
+versions and audit trail; confirm it, return it to the referee with a reason, or correct it (R7–R9).
+
+A correction is the game's own entry (`scoring.games.game_of(event).correction_form`) plus a reason; it becomes
+a new confirmed version and the old one is kept."""
+
+from django.contrib import messages
+from django.shortcuts import redirect, render
+from django.urls import path
+from django.utils.translation import gettext as _
+from django.views.decorators.cache import never_cache
+from django.views.decorators.http import require_http_methods, require_POST, require_safe
+
+from tournament.models import AuditEntry, Event
+from tournament.services import seating
+from tournament.services.audit import Actor
+from tournament.services.errors import ServiceError
+from tournament.views.helpers import run_service
+
+from ..forms.board import ReturnForm
+from ..games import game_of
+from ..games.problems import message as problem_message
+from ..models import ScoreSheet
+from ..services.sheets import SheetRefused, confirm_sheet, correct_sheet, return_sheet
+from .staff import PREFIX, STATE_LABELS, S, board_url, chief_view, get_sheet, sheet_url
+
+
+def _problems(warnings) -> list[dict]:
+    """Accepted warnings in the reader's language (they were stored in the referee's)."""
+    out = []
+    for problem in warnings or []:
+        if isinstance(problem, dict):
+            out.append({"seat": problem.get("seat"),
+                        "message": problem_message(str(problem.get("code", "")), str(problem.get("message", "")))})
+    return out
+
+
+def sheet_context(request, event: Event, sheet: ScoreSheet, **extra) -> dict:
+    versions = list(ScoreSheet.objects.filter(stage=sheet.stage, game=sheet.game, table_number=sheet.table_number)
+                    .select_related("submitted_by", "decided_by").order_by("-version"))
+    audit = list(AuditEntry.objects.filter(target_type="scoresheet", target_id__in=[v.pk for v in versions])
+                 .select_related("actor").order_by("-at", "-id"))
+    for entry in audit:
+        entry.detail = entry.reason
+    for version in versions:
+        version.label = STATE_LABELS.get(version.status, version.status)
+    lines = list(sheet.seats.select_related("registration__player").order_by("position"))
+    rules = game_of(event)
+    context = {
+        "festival": event.festival, "event": event, "sheet": sheet, "stage": sheet.stage, "rules": rules,
+        "state_label": STATE_LABELS.get(sheet.status, sheet.status),
+        "lines": lines, **rules.review_context(sheet, lines),
+        "problems": _problems(sheet.warnings), "versions": versions, "audit_entries": audit,
+        "correction_warnings": [e for e in audit if e.action == "sheet.correction_warning"],
+        "own_sheet": sheet.submitted_by_id is not None and sheet.submitted_by_id == request.user.pk,
+        "return_form": ReturnForm(),
+        "board_url": board_url(event, stage=sheet.stage.number, game=sheet.game),
+    }
+    context.update(extra)
+    return context
+
+
+@require_safe
+@never_cache
+@chief_view
+def sheet_page(request, event, sheet_id):
+    sheet = get_sheet(event, sheet_id)
+    return render(request, "scoring/board/sheet.html", sheet_context(request, event, sheet))
+
+
+@require_POST
+@chief_view
+def confirm(request, event, sheet_id):
+    sheet = get_sheet(event, sheet_id)
+    return run_service(
+        request, lambda: confirm_sheet(sheet=sheet, actor=Actor.of(request)),
+        done=_("Table %(table)s, game %(game)s is confirmed.") % {"table": sheet.table_number, "game": sheet.game},
+        then=lambda confirmed: (board_url(event, stage=sheet.stage.number, game=sheet.game) if confirmed
+                                else sheet_url(event, sheet)),
+    )
+
+
+@require_POST
+@chief_view
+def return_to_referee(request, event, sheet_id):
+    sheet = get_sheet(event, sheet_id)
+    form = ReturnForm(request.POST)
+    if not form.is_valid():
+        return render(request, "scoring/board/sheet.html",
+                      sheet_context(request, event, sheet, return_form=form), status=400)
+    return run_service(
+        request, lambda: return_sheet(sheet=sheet, actor=Actor.of(request), reason=form.cleaned_data["reason"]),
+        done=_("The sheet of table %(table)s went back to the referee.") % {"table": sheet.table_number},
+        then=sheet_url(event, sheet),
+    )
+
+
+def _correction_page(request, event, sheet, form, *, judgement=None, refusal=None, status=200):
+    rules = game_of(event)
+    return render(request, "scoring/board/correct.html", {
+        "festival": event.festival, "event": event, "sheet": sheet, "form": form, "rules": rules,
+        "judgement": judgement, "refusal": refusal, "needs_acceptance": bool(refusal and refusal.code == "warnings"),
+        **rules.correction_context(form, judgement),
+    }, status=status)
+
+
+@require_http_methods(["GET", "HEAD", "POST"])
+@never_cache
+@chief_view
+def correct(request, event, sheet_id):
+    """Correct a confirmed sheet (chief referee or organiser): a new confirmed version with a reason."""
+    sheet = get_sheet(event, sheet_id)
+    if sheet.status != S.CONFIRMED:
+        messages.error(request, _("Only a confirmed sheet can be corrected."))
+        return redirect(sheet_url(event, sheet))
+    rules = game_of(event)
+    seats = seating.seats(sheet.draw, table=sheet.table_number)
+    if request.method != "POST":
+        form = rules.correction_form(seats=seats, initial=rules.correction_initial(sheet))
+        return _correction_page(request, event, sheet, form)
+    action = request.POST.get("action")
+    longer = rules.more_rows(request.POST, seats) if action == "more" else None
+    if longer is not None:  # more rows without JavaScript: nothing is checked or saved
+        form = rules.correction_form(longer, seats=seats)
+        form.is_valid()
+        return _correction_page(request, event, sheet, form)
+    form = rules.correction_form(request.POST, seats=seats)
+    if not form.is_valid():
+        return _correction_page(request, event, sheet, form, status=400)
+    if action == "check":
+        return _correction_page(request, event, sheet, form, judgement=rules.judge(event, seats, form.entry()))
+    try:
+        new = correct_sheet(sheet=sheet, entry=form.entry(), reason=form.cleaned_data["reason"],
+                            accept_warnings=form.cleaned_data["accept_warnings"],
+                            idempotency_key=form.cleaned_data[rules.correction_key_field], actor=Actor.of(request))
+    except SheetRefused as refusal:
+        return _correction_page(request, event, sheet, form, judgement=refusal.judgement, refusal=refusal,
+                                status=400)
+    except ServiceError as refusal:
+        messages.error(request, refusal.message)
+        return redirect(sheet_url(event, sheet))
+    if new.stage.event_id != event.pk:  # a replayed key of another sheet: show nothing of it
+        return redirect(sheet_url(event, sheet))
+    messages.success(request, _("The sheet is corrected; the earlier version is kept."))
+    for note in AuditEntry.objects.filter(action="sheet.correction_warning", target_type="scoresheet",
+                                          target_id=new.pk):
+        messages.warning(request, note.reason)
+    return redirect(sheet_url(event, new))
+
+
+urlpatterns = [
+    path(PREFIX + "sheet/<int:sheet_id>/", sheet_page, name="board-sheet"),
+    path(PREFIX + "sheet/<int:sheet_id>/confirm/", confirm, name="board-confirm"),
+    path(PREFIX + "sheet/<int:sheet_id>/return/", return_to_referee, name="board-return"),
+    path(PREFIX + "sheet/<int:sheet_id>/correct/", correct, name="board-correct"),
+]

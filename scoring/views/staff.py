@@ -1,0 +1,73 @@
+"""What the chief referee's and organiser's score-sheet pages share: who may open them, how they address
+each other (the live board, a sheet, a stage, the table links), and how far each game of a stage is."""
+
+from urllib.parse import urlencode
+
+from django.db.models import Count
+from django.shortcuts import get_object_or_404
+from django.urls import reverse
+from django.utils.translation import gettext_lazy
+
+from tournament.models import DrawTable, Event, Stage
+from tournament.permissions import CHIEF_REFEREE, ORGANISER
+from tournament.services import seating
+from tournament.views.helpers import staff_view
+
+from ..models import ScoreSheet
+
+S = ScoreSheet.Status
+PENDING = "pending"
+STATES = (PENDING, S.SUBMITTED, S.RETURNED, S.CONFIRMED)
+STATE_LABELS = {
+    PENDING: gettext_lazy("Pending"), S.SUBMITTED: gettext_lazy("Submitted"),
+    S.RETURNED: gettext_lazy("Returned"), S.CONFIRMED: gettext_lazy("Confirmed"),
+    S.SUPERSEDED: gettext_lazy("Replaced by a correction"),
+}
+
+chief_view = staff_view(CHIEF_REFEREE, home="board")
+organiser_view = staff_view(ORGANISER, home="board")
+
+
+def board_url(event: Event, **query) -> str:
+    url = reverse("board", kwargs={"festival": event.festival.slug, "event": event.slug})
+    query = {k: v for k, v in query.items() if v not in (None, "", False)}
+    return f"{url}?{urlencode(query)}" if query else url
+
+
+def sheet_url(event: Event, sheet: ScoreSheet) -> str:
+    return reverse("board-sheet", kwargs={"festival": event.festival.slug, "event": event.slug, "sheet_id": sheet.pk})
+
+
+def stage_url(event: Event, stage: Stage, name: str = "board-stage") -> str:
+    return reverse(name, kwargs={"festival": event.festival.slug, "event": event.slug, "stage": stage.number})
+
+
+def get_sheet(event: Event, sheet_id: int) -> ScoreSheet:
+    return get_object_or_404(
+        ScoreSheet.objects.select_related("stage__event__festival", "draw", "submitted_by", "decided_by"),
+        pk=sheet_id, stage__event=event,
+    )
+
+
+def get_stage(event: Event, number: int) -> Stage:
+    return get_object_or_404(Stage.objects.select_related("event__festival"), event=event, number=number)
+
+
+def game_progress(stage: Stage) -> list[dict]:
+    """Per game: its seating, tables, confirmed tables, complete; three queries whatever the number of tables."""
+    draws = seating.released_draws(stage)
+    tables = dict(DrawTable.objects.filter(draw__in={d.pk for d in draws.values()})
+                  .values("draw").annotate(n=Count("id")).values_list("draw", "n"))
+    confirmed = dict(ScoreSheet.objects.filter(stage=stage, status=S.CONFIRMED)
+                     .values("game").annotate(n=Count("id")).values_list("game", "n"))
+    games = []
+    for game in range(1, stage.games + 1):
+        draw = draws.get(game)
+        expected = tables.get(draw.pk, 0) if draw else 0
+        done = confirmed.get(game, 0)
+        games.append({"game": game, "draw": draw, "tables": expected, "confirmed": done,
+                      "complete": expected > 0 and done == expected})
+    return games
+
+
+PREFIX = "<slug:festival>/<slug:event>/board/"

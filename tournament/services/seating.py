@@ -1,0 +1,171 @@
+"""The seating: who sits where, at which table, for which game (R8). Its one home.
+
+Every "where does this player sit" and every "who is at this table" is answered here, and `write_seating` is
+the only code that creates Draw, DrawTable and Seat rows (a computer draw, Hong Kong movement, a playoff
+table, an imported event).
+
+A Busan draw seats a stage's players once for all its games (R8.1); a Hong Kong stage seats every game anew,
+the later ones by movement (R8.2); so "the seating of game g" depends on the format: `game_draw` decides.
+Readers take no lock; the services that change a seating lock the event first (`locking.lock_event`).
+"""
+
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass
+
+from django.utils import timezone
+
+from ..models import Draw, DrawTable, Event, Registration, Seat, Stage
+
+SEAT_ORDER = ("table__number", "position")
+
+
+# --- which draw ---------------------------------------------------------------------------------------------
+
+def plays_each_game_anew(event: Event) -> bool:
+    """Hong Kong seats every game of a stage anew (R8.2); Busan keeps a stage's tables (R8.1)."""
+    return event.format == Event.Format.HONG_KONG
+
+
+def game_draw(stage: Stage, game: int) -> Draw | None:
+    """The released seating `game` of `stage` is played in, or None (not released, or no such game)."""
+    if not 1 <= game <= stage.games:
+        return None
+    released = stage.draws.filter(status=Draw.Status.RELEASED)
+    return released.filter(game=game if plays_each_game_anew(stage.event) else 1).first()
+
+
+def released_draws(stage: Stage) -> dict[int, Draw]:
+    """The released seating of every game of `stage` that has one, in one query."""
+    released = {draw.game: draw for draw in stage.draws.filter(status=Draw.Status.RELEASED)}
+    if plays_each_game_anew(stage.event):
+        return {game: released[game] for game in range(1, stage.games + 1) if game in released}
+    return {game: released[1] for game in range(1, stage.games + 1)} if 1 in released else {}
+
+
+def working_draw(stage: Stage) -> Draw | None:
+    """The seating the organiser works on: the newest draft or released draw of the stage's latest game."""
+    return stage.draws.exclude(status=Draw.Status.DISCARDED).order_by("-game", "-created_at").first()
+
+
+def latest_released_draw(event: Event) -> Draw | None:
+    """The seating players need now: the newest released draw of the event's latest stage."""
+    return (Draw.objects.filter(stage__event=event, status=Draw.Status.RELEASED).select_related("stage")
+            .order_by("-stage__number", "-game").first())
+
+
+def public_draw(event: Event) -> Draw | None:
+    """The seating the public sees now: the latest released one, if the organiser shows the draw."""
+    return latest_released_draw(event) if event.public_draw else None
+
+
+def has_released_draw(event: Event) -> bool:
+    return Draw.objects.filter(stage__event=event, status=Draw.Status.RELEASED).exists()
+
+
+# --- who sits where ----------------------------------------------------------------------------------------
+
+def seats(draw: Draw, *, table: int | None = None) -> list[Seat]:
+    """The draw's seats (or one table's), in table and seat order, with their players; one query."""
+    rows = Seat.objects.filter(draw=draw)
+    if table is not None:
+        rows = rows.filter(table__number=table)
+    return list(rows.select_related("table", "registration__player").order_by(*SEAT_ORDER))
+
+
+def by_table(seated: Iterable[Seat], violations: Sequence[dict] = ()) -> list[tuple[int, list[Seat]]]:
+    """Seats grouped by table number, in order; a seat is `flagged` when it is part of an unmet draw
+    constraint at its table (the draw's stored violations)."""
+    flagged = {(v["table"], player) for v in violations for player in v["players"]}
+    tables: dict[int, list[Seat]] = {}
+    for seat in seated:
+        seat.flagged = (seat.table.number, seat.registration_id) in flagged
+        tables.setdefault(seat.table.number, []).append(seat)
+    return sorted(tables.items())
+
+
+def table_numbers(draw: Draw | None) -> list[int]:
+    if draw is None:
+        return []
+    return list(DrawTable.objects.filter(draw=draw).order_by("number").values_list("number", flat=True))
+
+
+def player_ids(draw: Draw) -> list[list[int]]:
+    """The draw's tables as lists of registration ids in seat order: plain data for the formats."""
+    tables: dict[int, list[int]] = {}
+    for number, registration_id in draw.seats.order_by(*SEAT_ORDER).values_list("table__number",
+                                                                                "registration_id"):
+        tables.setdefault(number, []).append(registration_id)
+    return [tables[number] for number in sorted(tables)]
+
+
+def current_seats(registrations: Iterable[Registration]) -> dict[int, Seat]:
+    """Each registration's seat in the newest released draw that seats it; one query."""
+    found: dict[int, Seat] = {}
+    for seat in (Seat.objects.filter(registration__in=registrations, draw__status=Draw.Status.RELEASED)
+                 .select_related("table", "draw__stage").order_by("-draw__stage__number", "-draw__game")):
+        found.setdefault(seat.registration_id, seat)
+    return found
+
+
+@dataclass(frozen=True)
+class NextTable:
+    """The next game a player has to play: where, and with whom (seat order, the player included)."""
+
+    stage: Stage
+    game: int
+    table: int
+    seat: int
+    seats: list[Seat]
+
+
+def next_table(event: Event, registration: Registration, played: set[tuple[int, int]]) -> NextTable | None:
+    """The released seating of the player's first game without a result in `played` ((stage, game) pairs)."""
+    mine = (Seat.objects.filter(registration=registration, draw__status=Draw.Status.RELEASED)
+            .select_related("draw__stage", "table").order_by("draw__stage__number", "draw__game"))
+    for seat in mine:
+        stage = seat.draw.stage
+        games = [seat.draw.game] if plays_each_game_anew(event) else range(seat.draw.game, stage.games + 1)
+        for game in games:
+            if (stage.number, game) not in played:
+                tablemates = list(Seat.objects.filter(table=seat.table).select_related("registration__player")
+                                  .order_by("position"))
+                return NextTable(stage=stage, game=game, table=seat.table.number, seat=seat.position,
+                                 seats=tablemates)
+    return None
+
+
+def met_pairs(event: Event) -> set[frozenset]:
+    """Everyone who already sat at a table together in this event's released draws."""
+    tables: dict[int, list[int]] = {}
+    for table_id, registration_id in Seat.objects.filter(
+        draw__stage__event=event, draw__status=Draw.Status.RELEASED
+    ).values_list("table_id", "registration_id"):
+        tables.setdefault(table_id, []).append(registration_id)
+    pairs = set()
+    for players in tables.values():
+        for i, a in enumerate(players):
+            for b in players[i + 1:]:
+                pairs.add(frozenset((a, b)))
+    return pairs
+
+
+# --- the one writer ----------------------------------------------------------------------------------------
+
+def write_seating(draw: Draw, tables: Sequence[Sequence[int]] | Mapping[int, Sequence[int]]) -> Draw:
+    """Store a seating: the unsaved `draw` (its stage, game, status, method, seed …) and its `tables`, lists of
+    registration ids in seat order, numbered 1, 2, … in order (or a mapping of table number to that list).
+
+    The caller holds the event lock and writes the audit record. A released seating gets a release time."""
+    if draw.status == Draw.Status.RELEASED and draw.released_at is None:
+        draw.released_at = timezone.now()
+    draw.save(force_insert=True)
+    numbered = tables if isinstance(tables, Mapping) else dict(enumerate(tables, start=1))
+    rows = DrawTable.objects.bulk_create([DrawTable(draw=draw, number=n) for n in sorted(numbered)])
+    if any(row.pk is None for row in rows):  # a database that cannot return ids from a bulk insert
+        rows = list(DrawTable.objects.filter(draw=draw).order_by("number"))
+    Seat.objects.bulk_create([
+        Seat(draw=draw, table=row, position=position, registration_id=player)
+        for row in rows
+        for position, player in enumerate(numbered[row.number], start=1)
+    ])
+    return draw

@@ -18,6 +18,8 @@ precomputed. A joker in a run or group at ``n`` is worth ``n``. After 13 no run 
 A forward pass keeps, per state, the best value reached and a back-pointer; the sets are rebuilt by
 replaying the decisions. :func:`can_open` adds cheap bounds (a greedy lower bound and an upper bound
 from tiles that could belong to any set) and stops early once the threshold is reached.
+
+One module on purpose: the state encoding, the transitions and the bounds only make sense together.
 """
 
 from __future__ import annotations

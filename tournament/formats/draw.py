@@ -31,6 +31,9 @@ member per table) followed by a seeded local search of swaps between tables. For
 :data:`EXACT_NODE_LIMIT` nodes), so up to 12 players the result is the proven optimum: the constraints
 are met whenever that is possible at all. Above that it is a strong heuristic, not a proof. Finally the tables of equal size are put in a
 random order and every table's seat order is drawn.
+
+One module on purpose: the dealing start, the local search and the exact search share the cost function and
+the table state; split apart, each would be half an algorithm.
 """
 
 from __future__ import annotations

@@ -62,7 +62,8 @@ def event_state(event: Event) -> tuple:
     state = getattr(event, "_public_state", None)
     if state is None:
         settings_key = (event.pk, event.slug, event.festival_id, event.name, event.public_draw, event.public_standings,
-                        event.public_scores, event.tiebreaks, event.ruleset, event.format, event.ranking_points)
+                        event.public_scores, tuple(event.tiebreaks), event.ruleset, event.format,
+                        tuple(event.ranking_points))
         state = event._public_state = (event_version(event), settings_key)
     return state
 
@@ -145,11 +146,7 @@ def schedule(event: Event) -> list[Slot]:
         ]
     slots = [Slot(_("Check-in"), event.checkin_opens_at, event.checkin_closes_at)]
     at = event.starts_at
-    try:
-        rounds = event.preliminary_games()
-    except ValueError:
-        rounds = [3, 3, 3]
-    for number, games in enumerate(rounds, start=1):
+    for number, games in enumerate(event.stage_games, start=1):
         at += BUSAN_DRAW_MINUTES * minutes  # the draw for the round
         ends = at + round(BUSAN_MINUTES_PER_GAME * games) * minutes
         slots.append(Slot(_("Round %(number)s: %(games)s games") % {"number": number, "games": games}, at, ends))

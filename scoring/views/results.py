@@ -157,7 +157,7 @@ def ranking_points(request, event):
         messages.error(request, " ".join(e for errors in form.errors.values() for e in errors))
         return redirect(_manage_url(event))
     try:
-        set_ranking_points(event=event, text=form.cleaned_data["ranking_points"], actor=Actor.of(request))
+        set_ranking_points(event=event, points=form.cleaned_data["ranking_points"], actor=Actor.of(request))
     except ServiceError as error:
         messages.error(request, error.message)
     else:

@@ -33,8 +33,9 @@ class ListValidator:
         return isinstance(item, str) and item in self.choices()
 
     def error(self) -> ValidationError:
+        # Not code "invalid": a model field puts its own "invalid" message (JSONField's "not JSON") in its place.
         codes = "" if self.numbers else ", ".join(self.choices())
-        return ValidationError(self.message, code="invalid", params={"codes": codes})
+        return ValidationError(self.message, code="invalid_list", params={"codes": codes})
 
     def __call__(self, value) -> None:
         if not isinstance(value, list) or len(value) < self.least or not all(self.allows(v) for v in value):

@@ -447,7 +447,7 @@ def set_ranking_points(*, event: Event, points: list[int], actor: Actor) -> Even
             return event
         event.ranking_points = points
         event.save(update_fields=["ranking_points"])
-        # The audit log keeps the table as the organiser typed it, as it always did.
+        # The audit log keeps the table as comma text, as its older entries have it.
         record(actor=actor, action="event.ranking_points", target=event, event=event,
                before={"ranking_points": as_text(before)}, after={"ranking_points": as_text(points)})
     return event

@@ -32,7 +32,7 @@ class Migration(migrations.Migration):
         migrations.AddField(
             model_name='event',
             name='tiebreaks',
-            field=tournament.models.fields.ListField(blank=True, default=list, help_text='Comma-separated, in order, from: wins, points, average, lot, playoff. Empty: wins, then points as the rules say.', max_length=80, validators=[tournament.models.fields.ListValidator('Use only: wins, points, average, lot, playoff.', choices=tournament.models.festival.standings_criteria)], verbose_name='standings order'),
+            field=tournament.models.fields.ListField(blank=True, default=list, help_text='Comma-separated, in order, from: wins, points, average, lot, playoff. Empty: wins, then points as the rules say.', max_length=80, validators=[tournament.models.fields.ListValidator('Use only: wins, points, average, lot, playoff.', choices=tournament.models.festival.tiebreak_criteria)], verbose_name='standings order'),
         ),
         migrations.AddField(
             model_name='festival',

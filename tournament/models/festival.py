@@ -29,7 +29,7 @@ def default_stage_games() -> list[int]:
     return [3, 3, 3]
 
 
-def standings_criteria() -> tuple[str, ...]:
+def tiebreak_criteria() -> tuple[str, ...]:
     return CRITERIA
 
 
@@ -156,7 +156,7 @@ class Event(models.Model):
         _("standings order"), max_length=80, blank=True, default=list,
         help_text=_("Comma-separated, in order, from: wins, points, average, lot, playoff. Empty: wins, then "
                     "points as the rules say."),
-        validators=[ListValidator(_("Use only: wins, points, average, lot, playoff."), choices=standings_criteria)],
+        validators=[ListValidator(_("Use only: wins, points, average, lot, playoff."), choices=tiebreak_criteria)],
     )
 
     class Meta:

@@ -26,6 +26,7 @@ from dataclasses import dataclass
 
 from rules.errors import UnknownRulesetError
 from rules.rulesets import get_ruleset
+from tournament.models import Event, Stage
 from tournament.schedule import (
     BUSAN_FINAL_MINUTES_PER_GAME,
     BUSAN_MINUTES_PER_GAME,
@@ -37,7 +38,6 @@ from tournament.schedule import (
 DEFAULT_TURN_SECONDS = 60  # R9: one minute per turn (official rules)
 PLAYOFF_MINUTES_PER_GAME = 30  # a one-game playoff is played like a Hong Kong game
 
-BUSAN, HONG_KONG = "busan", "hk"  # Event.Format values
 ROUND, FINAL, PLAYOFF = "round", "final", "playoff"
 
 IDLE, PENDING, READY, RUNNING, TIME = "idle", "pending", "ready", "running", "time"
@@ -53,7 +53,7 @@ def turn_seconds(ruleset_slug: str) -> int:
 
 def stage_kind(advance: str) -> str:
     """ROUND, FINAL or PLAYOFF from a Stage.advance value."""
-    return {"final": FINAL, "playoff": PLAYOFF}.get(advance, ROUND)
+    return {Stage.Advance.FINAL: FINAL, Stage.Advance.PLAYOFF: PLAYOFF}.get(advance, ROUND)
 
 
 def stage_minutes(*, format: str, kind: str, games: int) -> int:
@@ -61,7 +61,7 @@ def stage_minutes(*, format: str, kind: str, games: int) -> int:
     games = max(games, 1)
     if kind == PLAYOFF:
         return PLAYOFF_MINUTES_PER_GAME * games
-    if format == HONG_KONG:
+    if format == Event.Format.HONG_KONG:
         return HK_MINUTES_PER_GAME * games
     if kind == FINAL:
         return BUSAN_FINAL_MINUTES_PER_GAME * games
@@ -75,7 +75,7 @@ def planned_start(slots: list[Slot], *, format: str, kind: str, number: int) -> 
     round `number`, or the last slot for the final. A playoff, or a stage the timetable does not have: None."""
     if kind == PLAYOFF:
         return None
-    if format == HONG_KONG:
+    if format == Event.Format.HONG_KONG:
         return slots[2].starts if len(slots) > 2 else None
     if kind == FINAL:
         return slots[-1].starts if len(slots) > 1 else None

@@ -15,6 +15,7 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
 from rules.rulesets import get_ruleset
+from tournament.forms.fields import as_text
 from tournament.models import (
     AuditEntry,
     ConductRecord,
@@ -70,7 +71,8 @@ def _iso(moment):
     return moment.isoformat() if moment else None
 
 
-# Event settings a re-import needs (issue 7) beyond the documented core, copied as they are (times as ISO text).
+# Event settings a re-import needs (issue 7) beyond the documented core, copied as they are (times as ISO text,
+# games per round as comma text: "3,3,3").
 EVENT_SETTINGS = (
     "capacity", "registration_opens_at", "registration_closes_at", "withdrawal_deadline", "checkin_opens_at",
     "checkin_closes_at", "checkin_override", "numbering", "numbering_seed", "numbers_assigned_at", "stage_games",
@@ -83,13 +85,18 @@ def _festival(festival: Festival) -> dict:
     return {
         "slug": festival.slug, "name": festival.name, "venue": festival.venue,
         "starts_on": festival.starts_on.isoformat(), "ends_on": festival.ends_on.isoformat(),
-        "contact": festival.contact, "languages": festival.languages, "timezone": festival.timezone,
+        "contact": festival.contact, "languages": as_text(festival.languages), "timezone": festival.timezone,
     }
 
 
+def _setting(value):
+    if hasattr(value, "isoformat"):
+        return _iso(value)
+    return as_text(value) if isinstance(value, list) else value
+
+
 def _event_settings(event: Event) -> dict:
-    values = {name: getattr(event, name) for name in EVENT_SETTINGS}
-    return {name: _iso(value) if hasattr(value, "isoformat") else value for name, value in values.items()}
+    return {name: _setting(getattr(event, name)) for name in EVENT_SETTINGS}
 
 
 def _kept_playing(event: Event, by_player: dict[int, list[ConductRecord]]) -> dict[int, list[dict]]:
@@ -239,8 +246,8 @@ def event_export(event: Event) -> dict:
         "event": {
             "slug": event.slug, "name": event.name, "festival": event.festival.slug, "format": event.format,
             "game": event.game, "starts_at": _iso(event.starts_at), "ends_at": _iso(event.ends_at),
-            "ruleset": get_ruleset(event.ruleset).to_dict(), "tiebreaks": list(event.standings_criteria()),
-            "ranking_points": event.ranking_points_table(),
+            "ruleset": get_ruleset(event.ruleset).to_dict(), "tiebreaks": event.tiebreaks,
+            "ranking_points": event.ranking_points,
             **_event_settings(event),
         },
         "players": [

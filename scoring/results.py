@@ -31,12 +31,12 @@ from __future__ import annotations
 
 import datetime as dt
 import itertools
-import re
 import unicodedata
 from collections.abc import Collection, Hashable, Iterable, Sequence
 from dataclasses import dataclass, field
 from decimal import ROUND_HALF_UP, Decimal
 
+from django.core.exceptions import ValidationError
 from django.db import transaction
 from django.db.models import Count, Q, Sum
 from django.utils import timezone
@@ -45,6 +45,7 @@ from django.utils.translation import gettext as _
 from rules.rulesets import get_ruleset
 from tournament.formats.draw import new_seed
 from tournament.formats.ranking import AVERAGE, PRIZE_PLACES, TOTAL, draw_lot, id_key
+from tournament.forms.fields import as_text
 from tournament.models import (
     ConductRecord,
     Draw,
@@ -63,7 +64,6 @@ from .models import ScoreSheet, SheetSeat
 
 PODIUM = 3
 UNDER_AGE = 15  # R9
-MAX_POINTS = 100_000
 CENT = Decimal("0.01")
 PLAYOFF = "playoff"
 LOT = "lot"
@@ -200,27 +200,6 @@ def is_under_age(event_year: int, birth_year: int | None) -> bool:
     return birth_year is not None and event_year - birth_year < UNDER_AGE
 
 
-POINTS_TABLE = re.compile(r"[0-9]{1,6}")
-
-
-def parse_points_table(text: str) -> list[int]:
-    """'100, 70,50' → [100, 70, 50]; empty → []. Whole numbers 0..100000 only, else ValueError."""
-    # Full-width digits and commas (typed with a Korean or Chinese keyboard) count as ordinary ones.
-    parts = [part.strip() for part in unicodedata.normalize("NFKC", text or "").split(",")]
-    if parts == [""]:
-        return []
-    if any(not POINTS_TABLE.fullmatch(part) for part in parts):
-        raise ValueError(text)
-    points = [int(part) for part in parts]
-    if any(p > MAX_POINTS for p in points):
-        raise ValueError(text)
-    return points
-
-
-def format_points_table(points: Sequence[int]) -> str:
-    return ",".join(str(p) for p in points)
-
-
 # --- reading an event (constant queries) ----------------------------------------------------------------
 
 @dataclass
@@ -264,7 +243,6 @@ class Results:
     ties: list[TieView]
     points_kind: str
     points_table: list[int]
-    points_table_valid: bool
     deciding_stage: Stage | None
     playoffs: list[Stage]  # every playoff stage, in order
     pending_playoffs: list[Stage]
@@ -291,13 +269,6 @@ def event_year(event: Event) -> int:
 
 def points_kind(event: Event) -> str:
     return AVERAGE if get_ruleset(event.ruleset).points == AVERAGE else TOTAL
-
-
-def _points_table(event: Event) -> tuple[list[int], bool]:
-    try:
-        return parse_points_table(event.ranking_points), True
-    except ValueError:
-        return [], False
 
 
 @dataclass
@@ -394,7 +365,7 @@ def _build(event: Event, data: _Loaded) -> Results:
 
     kind = points_kind(event)
     placing = order_places(showings, points=kind, deciders=deciders)
-    table, valid = _points_table(event)
+    table = event.ranking_points
     year = event_year(event)
     young = {s.player for s in showings
              if is_under_age(year, data.registrations[s.player].player.birth_year)}
@@ -412,7 +383,7 @@ def _build(event: Event, data: _Loaded) -> Results:
         ties.append(TieView(tie.place, [data.registrations[p] for p in tie.players], tie.prize, waiting,
                             reached[tie.players[0]]))
     return Results(event=event, final=final, rows=rows, ties=ties, points_kind=kind, points_table=table,
-                   points_table_valid=valid, deciding_stage=deciding, playoffs=playoffs,
+                   deciding_stage=deciding, playoffs=playoffs,
                    pending_playoffs=pending, stages=stages,
                    playoff_players={s.id: sorted((data.registrations[p] for p in data.entries.get(s.id, ())),
                                                  key=lambda r: r.player.name) for s in playoffs})
@@ -463,25 +434,22 @@ def draw_place_lot(*, event: Event, place: int, actor: Actor, seed: int | str | 
     return row
 
 
-def set_ranking_points(*, event: Event, text: str, actor: Actor) -> Event:
-    """The organiser's ranking-points table: whole numbers 0..100000, comma-separated (R9)."""
+def set_ranking_points(*, event: Event, points: list[int], actor: Actor) -> Event:
+    """The organiser's ranking-points table: points of places 1, 2, 3 …, whole numbers 0..100000 (R9)."""
     try:
-        points = parse_points_table(text)
-    except ValueError:
-        raise ServiceError(_("Write whole numbers from 0 to 100000, comma-separated, e.g. 100,70,50."),
-                           code="bad_points") from None
-    value = format_points_table(points)
-    if len(value) > Event._meta.get_field("ranking_points").max_length:
-        raise ServiceError(_("The table is too long."), code="too_long")
+        Event._meta.get_field("ranking_points").clean(points, event)
+    except ValidationError as error:
+        raise ServiceError(" ".join(error.messages), code="bad_points") from None
     with transaction.atomic():
         event = lock_event(event)
         before = event.ranking_points
-        if before == value:  # saved again unchanged (a phone sending twice): nothing to record
+        if before == points:  # saved again unchanged (a phone sending twice): nothing to record
             return event
-        event.ranking_points = value
+        event.ranking_points = points
         event.save(update_fields=["ranking_points"])
+        # The audit log keeps the table as comma text, as its older entries have it.
         record(actor=actor, action="event.ranking_points", target=event, event=event,
-               before={"ranking_points": before}, after={"ranking_points": value})
+               before={"ranking_points": as_text(before)}, after={"ranking_points": as_text(points)})
     return event
 
 

@@ -34,7 +34,7 @@ class Line:
 def criteria_for(event: Event) -> tuple[tuple[str, ...], str]:
     """The event's ordering and which points it reports: R7 wins, then total (Busan) or average (HK)."""
     points = get_ruleset(event.ruleset).points
-    chosen = event.standings_criteria()
+    chosen = tuple(event.tiebreaks)
     if not chosen:
         chosen = ("wins", "average" if points == AVERAGE else "points", "playoff", "lot")
     return chosen, (AVERAGE if points == AVERAGE else TOTAL)

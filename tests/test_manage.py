@@ -652,6 +652,22 @@ def test_admin_reads_and_shows_event_times_in_the_festivals_time_zone(admin_clie
     assert 'name="starts_at_1" value="11:00:00"' in form
 
 
+def test_admin_edits_a_festivals_languages_as_comma_text(admin_client_with_data, event):
+    client, _registration = admin_client_with_data
+    festival = event.festival
+    url = reverse("admin:tournament_festival_change", args=[festival.pk])
+    assert 'name="languages" value="ko,en" class="vTextField" maxlength="40"' in page_text(client.get(url))
+    data = {"name": festival.name, "slug": festival.slug, "venue": festival.venue, "contact": "",
+            "starts_on": festival.starts_on.isoformat(), "ends_on": festival.ends_on.isoformat(),
+            "timezone": festival.timezone}
+    refused = client.post(url, {**data, "languages": "ko, ja"})
+    assert refused.status_code == 200
+    assert "Use only these language codes: en, ko, zh-hant." in page_text(refused)
+    assert client.post(url, {**data, "languages": "zh-hant, en"}).status_code == 302
+    festival.refresh_from_db()
+    assert festival.languages == ["zh-hant", "en"]
+
+
 def test_an_organiser_with_admin_access_sees_only_their_own_festival(client, event):
     other = make_event(make_festival(name="Not Mine"))
     organiser = make_staff(event.festival, "organiser")

@@ -8,11 +8,13 @@ they are staff of, and those festivals' events and players.
 
 from django import forms
 from django.contrib import admin
+from django.contrib.admin.widgets import AdminTextInputWidget
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
 from .forms.manage import RESERVED_EVENT_SLUGS
 from .models import AuditEntry, Event, Festival, Player, Registration
+from .models.fields import ListField
 from .permissions import ORGANISER
 
 
@@ -29,6 +31,8 @@ class FestivalScopedAdmin(admin.ModelAdmin):
     """Organisers reach only their own festivals' rows; Django's model permissions still apply on top for others."""
 
     festival_lookup = "festival"  # from this model to its Festival
+    # List settings are typed as comma text, in a box as wide as the admin's other text fields.
+    formfield_overrides = {ListField: {"widget": AdminTextInputWidget}}
 
     def get_queryset(self, request):
         queryset = super().get_queryset(request)

@@ -41,11 +41,7 @@ def schedule(event: Event) -> list[Slot]:
         ]
     slots = [Slot(_("Check-in"), event.checkin_opens_at, event.checkin_closes_at)]
     at = event.starts_at
-    try:
-        rounds = event.preliminary_games()
-    except ValueError:
-        rounds = [3, 3, 3]
-    for number, games in enumerate(rounds, start=1):
+    for number, games in enumerate(event.stage_games, start=1):
         at += BUSAN_DRAW_MINUTES * minutes  # the draw for the round
         ends = at + round(BUSAN_MINUTES_PER_GAME * games) * minutes
         slots.append(Slot(_("Round %(number)s: %(games)s games") % {"number": number, "games": games}, at, ends))

@@ -3,11 +3,10 @@
 from django import forms
 from django.utils.translation import gettext_lazy as _
 
-from ..results import parse_points_table
+from tournament.models import Event
 
 MAX_PLACE = 10_000
 YEARS = (1900, 2200)
-BAD_POINTS = _("Write whole numbers from 0 to 100000, comma-separated, e.g. 100,70,50.")
 
 
 class PlaceForm(forms.Form):
@@ -21,22 +20,13 @@ class PlaceForm(forms.Form):
 
 
 class RankingPointsForm(forms.Form):
-    ranking_points = forms.CharField(
-        label=_("Ranking points per place"), required=False, max_length=400, strip=True,
+    """The table typed as "100, 70, 50"; cleaned, the list [100, 70, 50] (the event field's rule and message)."""
+
+    ranking_points = Event._meta.get_field("ranking_points").formfield(
+        label=_("Ranking points per place"),
         help_text=_("Points for places 1, 2, 3 … comma-separated, e.g. 100,70,50,40. Places beyond the list get "
                     "0. Empty: no ranking points."),
-        error_messages={"max_length": BAD_POINTS},
     )
-
-    def clean_ranking_points(self) -> str:
-        value = self.cleaned_data["ranking_points"]
-        if "\x00" in value:
-            raise forms.ValidationError(BAD_POINTS)
-        try:
-            parse_points_table(value)
-        except ValueError:
-            raise forms.ValidationError(BAD_POINTS) from None
-        return value
 
 
 class SeasonForm(forms.Form):

@@ -32,6 +32,7 @@ from tournament.models import (
     Stage,
     StageEntry,
 )
+from tournament.models.fields import ListField
 from tournament.models.registration import contact_key, name_key
 from tournament.services.audit import Actor, record
 from tournament.services.seating import write_seating
@@ -45,7 +46,8 @@ from .event_file import ImportRefused, Node, load, refuse
 IMPORT_LABEL = "import"
 # What a draw was asked to respect (tournament.formats.draw.Constraints; a swap in a draft rebuilds it).
 CONSTRAINTS = {"same_affiliation", "repeat_opponents", "spread_seeds"}
-# How the event's settings (exports.EVENT_SETTINGS) are written in the file, by model field; the rest are numbers.
+# How the event's settings (exports.EVENT_SETTINGS) are written in the file, by model field; the rest are numbers
+# (and list settings, comma text: `_list_setting`).
 SETTING_KINDS = {"DateTimeField": "moment", "BooleanField": "bool", "CharField": "text"}
 
 
@@ -57,10 +59,10 @@ class Imported:
 
 
 def _valid(obj, where: str, exclude=()) -> None:
-    """The model's own field rules (lengths, ranges, choices) without a query; relations and JSON (an empty
-    list of unmet constraints is fine) are the import's job."""
-    skip = [f.name for f in obj._meta.concrete_fields
-            if f.is_relation or f.primary_key or f.get_internal_type() == "JSONField"] + list(exclude)
+    """The model's own field rules (lengths, ranges, choices, list settings) without a query; relations and other
+    JSON (an empty list of unmet constraints is fine) are the import's job."""
+    skip = [f.name for f in obj._meta.concrete_fields if f.is_relation or f.primary_key
+            or (f.get_internal_type() == "JSONField" and not isinstance(f, ListField))] + list(exclude)
     try:
         obj.clean_fields(exclude=skip)
         obj.clean()
@@ -68,6 +70,14 @@ def _valid(obj, where: str, exclude=()) -> None:
         problems = error.message_dict if hasattr(error, "error_dict") else {"": error.messages}
         name, messages = next(iter(problems.items()))
         refuse(f"{where}.{name}" if name and name != "__all__" else where, " ".join(messages))
+
+
+def _list_setting(data: Node, field: ListField, where: str) -> list:
+    """A list setting the file writes as comma text ("3,3,3"; files of older versions as the organiser typed it)."""
+    try:
+        return field.parse(data.get(field.name, "text"))
+    except ValidationError as error:
+        refuse(f"{where}.{field.name}", " ".join(error.messages))
 
 
 def _create_all(model, objects: list) -> None:
@@ -118,7 +128,8 @@ class _Importer:
         festival = Festival(
             slug=slug, name=data.get("name", "text"), venue=data.get("venue", "text"),
             starts_on=data.get("starts_on", "day"), ends_on=data.get("ends_on", "day"),
-            contact=data.get("contact", "text"), languages=data.get("languages", "text"),
+            contact=data.get("contact", "text"),
+            languages=_list_setting(data, Festival._meta.get_field("languages"), "festival"),
             timezone=data.get("timezone", "text"),
         )
         _valid(festival, "festival")
@@ -136,13 +147,15 @@ class _Importer:
             format=data.get("format", "text", choices=Event.Format.values),
             ruleset=ruleset.get("slug", "text", choices=Event.Ruleset.values),
             starts_at=data.get("starts_at", "moment"), ends_at=data.get("ends_at", "moment"),
-            tiebreaks=",".join(data.values("tiebreaks", "text")),
-            ranking_points=",".join(str(p) for p in data.values("ranking_points", "int")),
+            tiebreaks=data.values("tiebreaks", "text"), ranking_points=data.values("ranking_points", "int"),
         )
         for name in EVENT_SETTINGS:
             model_field = Event._meta.get_field(name)
-            kind = SETTING_KINDS.get(model_field.get_internal_type(), "int")
-            setattr(event, name, data.get(name, kind, null=model_field.null))
+            if isinstance(model_field, ListField):
+                setattr(event, name, _list_setting(data, model_field, "event"))
+            else:
+                kind = SETTING_KINDS.get(model_field.get_internal_type(), "int")
+                setattr(event, name, data.get(name, kind, null=model_field.null))
         _valid(event, "event")
         if Event.objects.filter(festival=festival, slug=event.slug).exists():
             raise ImportRefused(

@@ -69,7 +69,7 @@ def _festival(fmt: str, players: int, seed: int) -> Festival:
     base = slugify(f"simulation-{fmt}-{players}-seed-{seed}")[:50]
     return Festival.objects.create(
         slug=_unique_slug(Festival.objects.all(), base), name=f"Simulation ({fmt}, {players} players, seed {seed})",
-        venue="Simulation", starts_on=today, ends_on=today, timezone=TIME_ZONES[fmt], languages="ko,en",
+        venue="Simulation", starts_on=today, ends_on=today, timezone=TIME_ZONES[fmt], languages=["ko", "en"],
     )
 
 

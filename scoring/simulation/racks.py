@@ -19,11 +19,12 @@ from rules.rulesets import Ruleset
 from rules.tiles import Tile, format_tiles, full_set, joker_count, numbers_sum
 
 from ..games.classic import Entry, SeatEntry
+from ..models import ScoreSheet
 
 DEALT = 14  # tiles per player (R1)
 
 # How games end (R4): mostly somebody goes out.
-END_WEIGHTS = {"went_out": 82, "blocked": 13, "time": 5}
+END_WEIGHTS = {ScoreSheet.End.WENT_OUT: 82, ScoreSheet.End.BLOCKED: 13, ScoreSheet.End.TIME: 5}
 NEVER_OPENED = 0.09  # share of losers who never made the initial meld
 KNOCKED_RACK = 0.008  # share of losers whose rack was knocked over (R5.3)
 JOKER_KEPT = 0.35  # an opened player still holds a joker they had
@@ -32,9 +33,9 @@ TILES_ENTERED = 0.55  # share of tables where the referee taps the tiles instead
 
 def _draws(rng: random.Random, end: str, players: int, pool: int) -> list[int]:
     """How many tiles each player drew from the pool during the game."""
-    if end == "blocked":
+    if end == ScoreSheet.End.BLOCKED:
         total = pool  # the pool ran dry (R4)
-    elif end == "time":
+    elif end == ScoreSheet.End.TIME:
         total = rng.randint(pool // 3, pool - 1)
     else:
         total = min(pool, rng.choice((0, 2, 4, 6, 8, 10, 12, 16, 20, 24)))
@@ -48,7 +49,7 @@ def _final_rack(rng: random.Random, end: str, held: list[Tile]) -> list[Tile]:
     """What an opened loser still holds: some of the tiles they had, never an empty rack. Jokers are
     usually played, so most of them are gone."""
     held = [tile for tile in held if not tile.is_joker or rng.random() < JOKER_KEPT]
-    most = min(len(held), 10 if end == "went_out" else 14)
+    most = min(len(held), 10 if end == ScoreSheet.End.WENT_OUT else 14)
     size = min(rng.randint(1, most), rng.randint(1, most))  # small racks are more common
     return rng.sample(held, size)
 
@@ -65,7 +66,7 @@ def plausible_entry(rng: random.Random, ruleset: Ruleset, registrations: Sequenc
     for i, count in enumerate(drawn):
         racks[i] = racks[i] + pool[:count]
         pool = pool[count:]
-    winner = rng.randrange(players) if end == "went_out" else None
+    winner = rng.randrange(players) if end == ScoreSheet.End.WENT_OUT else None
     counted = rng.random() >= TILES_ENTERED
     seats = []
     for index, registration in enumerate(registrations):

@@ -14,6 +14,7 @@ from functools import cache
 from rules.word import default_dictionary, jokers_needed
 
 from ..games.word import WordEntry, WordTurnEntry
+from ..models import ScoreSheet
 
 FALLBACK_WORDS = (
     "DISAPPEAR", "PLANET", "GARDEN", "SILVER", "MARKET", "WINTER", "CASTLE", "BRIDGE", "ORANGE", "TRAVEL",
@@ -63,13 +64,13 @@ def plausible_word_sheet(rng: random.Random, players: int) -> WordEntry:
         else:
             count = 2 if rng.random() < TWO_WORDS else 1
             turns.append(WordTurnEntry(seat=seat, words=" ".join(_pick(rng, later_words, used, count))))
-    end = "time" if rng.random() < TIME_CALLED else "went_out"
+    end = ScoreSheet.End.TIME if rng.random() < TIME_CALLED else ScoreSheet.End.WENT_OUT
     last = turns[-1]
-    if end == "went_out":  # the last player emptied the rack with a word
+    if end == ScoreSheet.End.WENT_OUT:  # the last player emptied the rack with a word
         words = last.words or " ".join(_pick(rng, later_words, used, 1))
         turns[-1] = WordTurnEntry(seat=last.seat, words=words, used_all_tiles=True)
     jokers = {seat: 0 for seat in range(1, players + 1)}
-    holders = [s for s in jokers if not (end == "went_out" and s == last.seat) and rng.random() < JOKER_KEPT]
+    holders = [s for s in jokers if not (end == ScoreSheet.End.WENT_OUT and s == last.seat) and rng.random() < JOKER_KEPT]
     for seat in holders[:2]:
         jokers[seat] = 1
     return WordEntry(end=end, turns=tuple(turns), jokers_left=jokers)

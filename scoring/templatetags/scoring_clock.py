@@ -7,11 +7,13 @@ has (no queries) and the turn length from the event's ruleset (`turn_seconds`, R
 from django import template
 
 from ..clock import turn_seconds
+from ..models import ScoreSheet
 
 register = template.Library()
 
 STORAGE_PREFIX = "rk-turn"  # static/js/turn-timer.js keeps each game's timer under this prefix
-PLAYING = ("to_enter", "returned")  # the table page's game states in which the game may still be on
+# The table page's game states in which the game may still be on: nothing entered, or a sheet sent back.
+PLAYING = ("to_enter", ScoreSheet.Status.RETURNED)
 
 
 def _current_game(games) -> tuple[int, list]:

@@ -123,7 +123,7 @@ def ranking_points(request, event):
         messages.error(request, form_errors(form))
         return redirect(_manage_url(event))
     return run_service(
-        request, lambda: set_ranking_points(event=event, text=form.cleaned_data["ranking_points"],
+        request, lambda: set_ranking_points(event=event, points=form.cleaned_data["ranking_points"],
                                             actor=Actor.of(request)),
         done=_("The ranking points are saved."), then=_manage_url(event))
 

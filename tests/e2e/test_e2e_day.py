@@ -362,7 +362,7 @@ def board_url(day, stage, game):
 def play_round(day, *, stage, tables, referees, standings, clock):
     """Every game of the round at every table: referees enter, the chief referee confirms; standings follow."""
     links = day.urls["links"]
-    for game in range(1, day.event.preliminary_games()[stage - 1] + 1):
+    for game in range(1, day.event.stage_games[stage - 1] + 1):
         returned = None
         for table in range(1, tables + 1):
             referee = referees[table]

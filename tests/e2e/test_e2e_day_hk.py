@@ -76,7 +76,7 @@ def switch_language(page, code: str) -> None:
 def event():
     """Check-in closed and players numbered 1–16 (the desk's part of the day is tests/e2e/test_e2e_day.py's)."""
     event = ready_event(PLAYERS, format=Event.Format.HONG_KONG, ruleset=Event.Ruleset.HK_2016,
-                        name="香港魔力橋學界決賽", rotation_games=GAMES, first_seating="number",
+                        name="香港魔力橋學界決賽", rotation_games=GAMES, first_seating=Event.FirstSeating.BY_NUMBER,
                         start=timezone.now() - dt.timedelta(minutes=5))  # the round clocks show a real morning
     for registration in Registration.objects.filter(event=event).select_related("player"):
         player = registration.player

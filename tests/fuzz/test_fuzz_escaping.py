@@ -23,8 +23,8 @@ from tournament.models import AuditEntry, Player
 pytestmark = pytest.mark.django_db
 
 # Columns the app fills with its own codes, or that the rules engine parses (tiles, words: checked on input).
-NOT_FREE_TEXT = {"action", "target_type", "languages", "stage_games", "ranking_points", "tiebreaks",
-                 "algorithm_version", "idempotency_key", "tiles", "words", "password", "email", "codename"}
+NOT_FREE_TEXT = {"action", "target_type", "algorithm_version", "idempotency_key", "tiles", "words", "password", "email",
+                 "codename"}
 PUBLIC_PREFIXES = ("/f/", "/p/", "/t/", "/api/", "/season/")
 
 

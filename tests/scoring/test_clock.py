@@ -34,7 +34,7 @@ def at(hour, minute=0, second=0) -> dt.datetime:
 def busan_event(**fields) -> Event:
     """An unsaved Busan event starting at 11:00 (R9: rounds of 70 minutes for 3 games, 10 minutes per draw)."""
     values = {"format": Event.Format.BUSAN, "starts_at": at(11), "checkin_opens_at": at(10, 30),
-              "checkin_closes_at": at(11), "stage_games": "3,3,3", "final_games": 1}
+              "checkin_closes_at": at(11), "stage_games": [3, 3, 3], "final_games": 1}
     values.update(fields)
     return Event(**values)
 
@@ -82,7 +82,7 @@ def test_busan_rounds_and_final_start_where_the_timetable_puts_them():
 
 
 def test_a_stage_beyond_the_timetable_and_a_playoff_have_no_planned_start():
-    event = busan_event(stage_games="3")
+    event = busan_event(stage_games=[3])
     assert facts(event, 2).planned_start is None
     assert facts(event, 5, advance=Stage.Advance.PLAYOFF, games=1).planned_start is None
 

@@ -344,7 +344,11 @@ def test_not_json_or_foreign_json_is_refused():
     (lambda d: d["players"][3].update(birth_year="2010"), r"players\[3\]\.birth_year: expected a whole number"),
     (lambda d: d["players"][2].update(registration_status="vip"), r"players\[2\]\.registration_status"),
     (lambda d: d["event"].update(format="swiss"), r"event\.format: expected one of"),
-    (lambda d: d["event"].update(tiebreaks=["coin"]), r"event\.tiebreaks"),
+    (lambda d: d["event"].update(tiebreaks=["coin"]), r"event\.tiebreaks: Use only: wins, points"),
+    (lambda d: d["event"].update(ranking_points=[100, -1]), r"event\.ranking_points: Write whole numbers"),
+    (lambda d: d["event"].update(stage_games="3,x"), r"event\.stage_games: Write the games of each round"),
+    (lambda d: d["event"].update(stage_games=[3, 3]), r"event\.stage_games: expected text"),
+    (lambda d: d["festival"].update(languages="ko,ja"), r"festival\.languages: Use only these language codes: en, ko"),
     (lambda d: d["stages"][0]["games"][1]["tables"][0]["seats"][2].update(score="12"),
      r"stages\[0\]\.games\[1\]\.tables\[0\]\.seats\[2\]\.score: expected a number"),
     (lambda d: d["stages"][0]["games"][0]["tables"][0]["seats"][0].update(player=999999), "999999 is not the id"),
@@ -359,6 +363,16 @@ def test_a_wrong_value_is_refused_naming_its_place(exported, change, where):
     doc = copy.deepcopy(exported)
     change(doc)
     refused(doc, where)
+
+
+def test_list_settings_written_as_typed_in_an_older_file_import_as_lists(exported):
+    """The export writes games per round and languages as text; older versions kept what the organiser typed."""
+    doc = copy.deepcopy(exported)
+    doc["festival"]["languages"], doc["event"]["stage_games"] = "zh-hant, en", " 2, 2 "
+    imported = import_event(document=doc, festival_slug="typed-text", actor=IMPORTER)
+    assert (imported.event.festival.languages, imported.event.stage_games) == (["zh-hant", "en"], [2, 2])
+    again = export_of(imported.event)
+    assert (again["festival"]["languages"], again["event"]["stage_games"]) == ("zh-hant,en", "2,2")
 
 
 def test_swapped_players_at_a_table_are_refused(exported):

@@ -16,7 +16,6 @@ from scoring.results import (
     event_results,
     is_under_age,
     order_places,
-    parse_points_table,
     ranking_points,
     season_standings,
 )
@@ -29,6 +28,8 @@ from tournament.models import AuditEntry, Event, Lot
 from tournament.services import draws as draw_services
 from tournament.services import seating
 from tournament.services.audit import Actor
+
+BAD_POINTS = "Write whole numbers from 0 to 100000, comma-separated, e.g. 100,70,50."
 
 pytestmark = pytest.mark.django_db
 REFEREE = Actor(label="table link")
@@ -131,15 +132,19 @@ def test_under_15_uses_the_age_reached_in_the_event_year_r9():
 
 @pytest.mark.parametrize("text", ["abc", "1,,2", "-5", "100001", "1.5", "1_000", "+5", "1 0", "10,", "\x00"])
 def test_points_table_refuses_anything_but_whole_numbers(text):
-    with pytest.raises(ValueError):
-        parse_points_table(text)
-    assert not RankingPointsForm({"ranking_points": text}).is_valid()
+    form = RankingPointsForm({"ranking_points": text})
+    assert not form.is_valid()
+    assert form.errors["ranking_points"] == [BAD_POINTS]
 
 
-def test_points_table_accepts_spaces_and_full_width_digits():
-    assert parse_points_table(" 100, 70 ,50 ") == [100, 70, 50]
-    assert parse_points_table("１００，７０") == [100, 70]
-    assert parse_points_table("") == []
+@pytest.mark.parametrize("text, points", [(" 100, 70 ,50 ", [100, 70, 50]), ("１００，７０", [100, 70]), ("", [])])
+def test_points_table_accepts_spaces_and_full_width_digits(text, points):
+    form = RankingPointsForm({"ranking_points": text})
+    assert form.is_valid() and form.cleaned_data["ranking_points"] == points
+
+
+def test_points_form_shows_the_stored_table_as_the_organiser_typed_it():
+    assert RankingPointsForm(initial={"ranking_points": [100, 70, 50]})["ranking_points"].value() == "100,70,50"
 
 
 # --- Busan (R8.1) ----------------------------------------------------------------------------------------
@@ -178,7 +183,7 @@ def test_busan_eliminated_players_are_placed_by_the_stage_they_reached_r8_1():
 
 def test_busan_shared_place_in_the_final_is_shown_and_decided_by_a_recorded_lot_r7(client):
     # Blocked, two lowest penalties: both win and share the points (R6) → place 1 is shared.
-    stage, seats = played_busan_final((5, 5, 10, 20), end="blocked", ranking_points="100,70,50,40")
+    stage, seats = played_busan_final((5, 5, 10, 20), end="blocked", ranking_points=[100, 70, 50, 40])
     event = stage.event
     results = event_results(event)
     assert [(t.place, sorted(r.id for r in t.registrations)) for t in results.prize_ties] == [
@@ -204,7 +209,7 @@ def test_busan_shared_place_in_the_final_is_shown_and_decided_by_a_recorded_lot_
 
 
 def test_under_15_keeps_the_place_but_gets_no_ranking_points_and_nobody_moves_up_r9():
-    stage, seats = played_busan_final(ranking_points="100,70,50,40")
+    stage, seats = played_busan_final(ranking_points=[100, 70, 50, 40])
     second = stage.event.registrations.get(pk=seats[1]).player
     second.birth_year = EVENT_YEAR - 12
     second.save()
@@ -214,7 +219,7 @@ def test_under_15_keeps_the_place_but_gets_no_ranking_points_and_nobody_moves_up
 
 
 def test_results_page_shows_the_podium_the_under_15_note_and_certificates(client):
-    stage, seats = played_busan_final(ranking_points="100,70,50,40")
+    stage, seats = played_busan_final(ranking_points=[100, 70, 50, 40])
     event = stage.event
     player = event.registrations.get(pk=seats[1]).player
     player.birth_year, player.name = EVENT_YEAR - 12, "김하늘"
@@ -256,14 +261,14 @@ def points_url(event):
 
 @pytest.mark.parametrize("bad", ["abc", "100,-1", "100001", "1.5", "x" * 5000, "1,,2"])
 def test_bad_ranking_points_get_a_message_and_nothing_is_saved(client, bad):
-    stage, _seats = played_busan_final(ranking_points="10,5")
+    stage, _seats = played_busan_final(ranking_points=[10, 5])
     event = stage.event
     client.force_login(make_staff(event.festival, "organiser"))
     response = client.post(points_url(event), {"ranking_points": bad}, follow=True)
     assert response.status_code == 200
     assert "Write whole numbers from 0 to 100000" in response.content.decode()
     event.refresh_from_db()
-    assert event.ranking_points == "10,5"
+    assert event.ranking_points == [10, 5]
     assert not AuditEntry.objects.filter(action="event.ranking_points").exists()
 
 
@@ -274,7 +279,7 @@ def test_organiser_saves_the_ranking_points_table_with_an_audit_entry(client):
     response = client.post(points_url(event), {"ranking_points": " 100, 70,50 "})
     assert response.status_code == 302
     event.refresh_from_db()
-    assert event.ranking_points == "100,70,50"
+    assert event.ranking_points == [100, 70, 50]
     entry = AuditEntry.objects.get(action="event.ranking_points")
     assert entry.before == {"ranking_points": ""} and entry.after == {"ranking_points": "100,70,50"}
     assert [row.ranking_points for row in event_results(event).rows] == [100, 70, 50, 0]
@@ -291,7 +296,7 @@ def test_saving_the_same_ranking_points_again_records_nothing_more(client):
 
 @pytest.mark.parametrize("role", [None, "desk", "referee", "chief referee", "other organiser"])
 def test_only_the_festivals_organiser_edits_ranking_points(client, role):
-    stage, _seats = played_busan_final(ranking_points="1")
+    stage, _seats = played_busan_final(ranking_points=[1])
     event = stage.event
     if role == "other organiser":
         client.force_login(make_staff(make_festival(), "organiser"))
@@ -302,7 +307,7 @@ def test_only_the_festivals_organiser_edits_ranking_points(client, role):
     if role is None:
         assert reverse("login") in response["Location"]
     event.refresh_from_db()
-    assert event.ranking_points == "1"
+    assert event.ranking_points == [1]
 
 
 def test_manage_results_page_is_for_organisers_and_chief_referees(client):
@@ -331,8 +336,8 @@ def rename(registration_id, **fields):
 
 
 def test_season_adds_up_ranking_points_across_festivals_by_ranking_id_then_name_and_birth_year(client):
-    a_stage, a = played_busan_final(ranking_points="100,70,50,40", festival=make_festival(name="Busan"))
-    b_stage, b = played_busan_final(ranking_points="100,70,50,40", festival=make_festival(name="Seoul"))
+    a_stage, a = played_busan_final(ranking_points=[100, 70, 50, 40], festival=make_festival(name="Busan"))
+    b_stage, b = played_busan_final(ranking_points=[100, 70, 50, 40], festival=make_festival(name="Seoul"))
     rename(a[0], name="Kim A", ranking_id="KR-7")
     rename(b[1], name="Kim B", ranking_id="kr-7 ")  # the same id: one person (100 + 70)
     rename(a[2], name="Lee Min", birth_year=1990)
@@ -352,7 +357,7 @@ def test_season_adds_up_ranking_points_across_festivals_by_ranking_id_then_name_
 
 
 def test_season_counts_only_events_with_final_results():
-    busan_final(ranking_points="100")  # drawn, not played
+    busan_final(ranking_points=[100])  # drawn, not played
     assert season_standings(EVENT_YEAR).people == []
 
 
@@ -368,7 +373,7 @@ def _results_queries(client, django_assert_max_num_queries, event, bound):
 @pytest.mark.parametrize("fmt,players", [("busan", 6), ("busan", 40), ("hk", 8), ("hk", 48)])
 def test_results_pages_use_a_constant_number_of_queries(client, django_assert_max_num_queries, fmt, players):
     event = simulate(fmt, players, seed=2)
-    event.ranking_points = "100,70,50,40"
+    event.ranking_points = [100, 70, 50, 40]
     event.save()
     _results_queries(client, django_assert_max_num_queries, event, 10)
     client.force_login(make_staff(event.festival, "organiser"))
@@ -381,7 +386,7 @@ def test_results_pages_use_a_constant_number_of_queries(client, django_assert_ma
 def test_season_page_uses_a_constant_number_of_queries(client, django_assert_max_num_queries, events, players):
     for index in range(events):
         event = simulate("busan", players, seed=index)  # (the simulated Hong Kong pupils are under 15)
-        event.ranking_points = "100,70,50,40"
+        event.ranking_points = [100, 70, 50, 40]
         event.save()
     year = event.starts_at.year
     with django_assert_max_num_queries(10):

@@ -108,7 +108,7 @@ def build(*, day: dt.date, now: dt.datetime, desk_user=None) -> dict:
         lookup={"slug": SLUG},
         fields={
             "name": "2014 부산 보드게임페스티벌", "venue": "월석아트홀 (부산 해운대 센텀시티)",
-            "contact": "kodkod@kodkod.co.kr", "timezone": "Asia/Seoul", "languages": "ko,en",
+            "contact": "kodkod@kodkod.co.kr", "timezone": "Asia/Seoul", "languages": ["ko", "en"],
             "starts_on": day, "ends_on": day,
         },
     )

@@ -30,7 +30,7 @@ def build(*, day: dt.date, now: dt.datetime, actor: Actor, desk_user=None) -> di
         lookup={"slug": SLUG},
         fields={
             "name": "2015-2016 年度魔力橋數字牌遊戲大賽", "venue": "保良局錦泰小學 四樓禮堂",
-            "contact": "", "timezone": "Asia/Hong_Kong", "languages": "zh-hant,en",
+            "contact": "", "timezone": "Asia/Hong_Kong", "languages": ["zh-hant", "en"],
             "starts_on": day, "ends_on": day,
         },
     )

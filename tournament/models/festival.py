@@ -9,7 +9,28 @@ from django.urls import reverse
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
+from ..formats.ranking import CRITERIA
+from .fields import ListField, ListValidator
+
 TIMEZONE_CHOICES = [(name, name) for name in ("Asia/Seoul", "Asia/Hong_Kong", "Asia/Taipei", "Europe/London", "UTC")]
+
+
+# Defaults and allowed codes of the list settings (functions: a list default must not be shared between rows,
+# and the allowed codes are read when checking, so a migration does not freeze them).
+def default_languages() -> list[str]:
+    return ["ko", "en"]
+
+
+def language_codes() -> list[str]:
+    return [code for code, _name in settings.LANGUAGES]
+
+
+def default_stage_games() -> list[int]:
+    return [3, 3, 3]
+
+
+def tiebreak_criteria() -> tuple[str, ...]:
+    return CRITERIA
 
 
 class Festival(models.Model):
@@ -19,8 +40,9 @@ class Festival(models.Model):
     starts_on = models.DateField(_("first day"))
     ends_on = models.DateField(_("last day"))
     contact = models.CharField(_("contact"), max_length=200, blank=True)
-    languages = models.CharField(
-        _("languages"), max_length=40, default="ko,en", help_text=_("Comma-separated language codes.")
+    languages = ListField(
+        _("languages"), max_length=40, default=default_languages, help_text=_("Comma-separated language codes."),
+        validators=[ListValidator(_("Use only these language codes: %(codes)s."), choices=language_codes, least=1)],
     )
     timezone = models.CharField(_("time zone"), max_length=40, choices=TIMEZONE_CHOICES, default="Asia/Seoul")
     staff = models.ManyToManyField(
@@ -75,6 +97,10 @@ class Event(models.Model):
         REGISTRATION = "registration", _("In registration order")
         RANDOM = "random", _("At random")
 
+    class FirstSeating(models.TextChoices):
+        BY_NUMBER = "number", _("By player number")
+        RANDOM = "random", _("Computer draw")
+
     festival = models.ForeignKey(Festival, on_delete=models.PROTECT, related_name="events", verbose_name=_("festival"))
     slug = models.SlugField(_("short name in links"), max_length=60)
     name = models.CharField(_("name"), max_length=200)
@@ -99,15 +125,17 @@ class Event(models.Model):
     numbers_assigned_at = models.DateTimeField(_("numbers assigned"), null=True, blank=True)
 
     # Draw settings (R8). Busan: games per preliminary round and in the final; Hong Kong: games and game 1's seating.
-    stage_games = models.CharField(
-        _("games per round"), max_length=40, default="3,3,3",
+    stage_games = ListField(
+        _("games per round"), max_length=40, default=default_stage_games,
         help_text=_("Busan format: games in each preliminary round, comma-separated (e.g. 3,3,3)."),
+        validators=[ListValidator(_("Write the games of each round as whole numbers from 1 to 9, e.g. 3,3,3."),
+                                  low=1, high=9, least=1)],
     )
     final_games = models.PositiveSmallIntegerField(_("games in the final"), default=1)
     rotation_games = models.PositiveSmallIntegerField(_("games (Hong Kong format)"), default=3)
     first_seating = models.CharField(
         _("first game seating (Hong Kong format)"), max_length=10,
-        choices=[("number", _("By player number")), ("random", _("Computer draw"))], default="number",
+        choices=FirstSeating.choices, default=FirstSeating.BY_NUMBER,
     )
     avoid_same_affiliation = models.BooleanField(_("keep players of one school or club apart"), default=True)
     avoid_repeat_opponents = models.BooleanField(_("avoid players who already met"), default=True)
@@ -117,15 +145,18 @@ class Event(models.Model):
     public_standings = models.BooleanField(_("show the standings to the public"), default=True)
     public_scores = models.BooleanField(_("show each game's scores to the public"), default=True)
     # Ranking points per final place (R9: not for players under 15 on the event date).
-    ranking_points = models.CharField(
-        _("ranking points per place"), max_length=400, blank=True,
+    ranking_points = ListField(
+        _("ranking points per place"), max_length=400, blank=True, default=list,
         help_text=_("Comma-separated points for places 1, 2, 3 …, e.g. 100,70,50,40."),
+        validators=[ListValidator(_("Write whole numbers from 0 to 100000, comma-separated, e.g. 100,70,50."),
+                                  low=0, high=100_000)],
     )
     # Standings order (issue 6, R7): empty = wins, then points as the rules say (total or average).
-    tiebreaks = models.CharField(
-        _("standings order"), max_length=80, blank=True,
+    tiebreaks = ListField(
+        _("standings order"), max_length=80, blank=True, default=list,
         help_text=_("Comma-separated, in order, from: wins, points, average, lot, playoff. Empty: wins, then "
                     "points as the rules say."),
+        validators=[ListValidator(_("Use only: wins, points, average, lot, playoff."), choices=tiebreak_criteria)],
     )
 
     class Meta:
@@ -147,40 +178,8 @@ class Event(models.Model):
         for start, end, message in pairs:
             if getattr(self, start) and getattr(self, end) and getattr(self, end) <= getattr(self, start):
                 errors[end] = message
-        try:
-            self.ranking_points_table()
-        except ValueError:
-            errors["ranking_points"] = _("Write whole numbers from 0 to 100000, comma-separated, e.g. 100,70,50.")
-        try:
-            self.standings_criteria()
-        except ValueError:
-            errors["tiebreaks"] = _("Use only: wins, points, average, lot, playoff.")
-        try:
-            self.preliminary_games()
-        except ValueError:
-            errors["stage_games"] = _("Write the games of each round as whole numbers from 1 to 9, e.g. 3,3,3.")
         if errors:
             raise ValidationError(errors)
-
-    def preliminary_games(self) -> list[int]:
-        games = [int(part) for part in self.stage_games.split(",") if part.strip()]
-        if not games or any(not 1 <= g <= 9 for g in games):
-            raise ValueError(self.stage_games)
-        return games
-
-    def ranking_points_table(self) -> list[int]:
-        points = [int(part) for part in self.ranking_points.split(",") if part.strip()]
-        if any(p < 0 or p > 100_000 for p in points):
-            raise ValueError(self.ranking_points)
-        return points
-
-    def standings_criteria(self) -> tuple[str, ...]:
-        from ..formats.ranking import CRITERIA
-
-        names = tuple(part.strip() for part in self.tiebreaks.split(",") if part.strip())
-        if any(name not in CRITERIA for name in names):
-            raise ValueError(self.tiebreaks)
-        return names
 
     def get_absolute_url(self) -> str:
         return reverse("event", kwargs={"festival": self.festival.slug, "event": self.slug})

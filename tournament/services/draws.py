@@ -26,7 +26,7 @@ from .seating import met_pairs, player_ids, write_seating
 
 
 def busan_settings(event: Event) -> busan.BusanSettings:
-    games = event.preliminary_games()
+    games = event.stage_games
     rules = [busan.StageRule(g, busan.PER_TABLE, 2) for g in games[:-1]]
     rules.append(busan.StageRule(games[-1], busan.PER_STAGE, 4))  # R8.1: top 4 of round 3 go to the final
     return busan.BusanSettings(stages=tuple(rules), final_games=event.final_games)
@@ -113,7 +113,8 @@ def draft_draw(*, stage: Stage, actor: Actor, seed: int | None = None) -> Draw:
         entrants = entrants_of(registrations)
         constraints = constraints_of(event)
         pairs = met_pairs(event)
-        if event.format == Event.Format.HONG_KONG and stage.number == 1 and event.first_seating == "number":
+        by_number = event.first_seating == Event.FirstSeating.BY_NUMBER
+        if event.format == Event.Format.HONG_KONG and stage.number == 1 and by_number:
             tables = hongkong.initial_tables(entrants, seat_seed=seed)
             violations, _unmet = evaluate(tables, entrants, pairs, constraints)
             method = Draw.Method.BY_NUMBER

@@ -17,7 +17,6 @@ from django.utils.translation import gettext_lazy
 from rules.rulesets import get_ruleset
 from tournament.forms.fields import as_text
 from tournament.models import (
-    AuditEntry,
     ConductRecord,
     Draw,
     Event,
@@ -32,7 +31,6 @@ from tournament.services.errors import ServiceError
 from tournament.services.imports import CONTENT_TYPES, neutralise
 
 from .models import ScoreSheet, SheetSeat, WordTurn
-from .services.conduct import KEPT_ACTION
 from .standings import event_standings
 
 SCHEMA = "rummikub-event/1"
@@ -99,14 +97,18 @@ def _event_settings(event: Event) -> dict:
     return {name: _setting(getattr(event, name)) for name in EVENT_SETTINGS}
 
 
-def _kept_playing(event: Event, by_player: dict[int, list[ConductRecord]]) -> dict[int, list[dict]]:
-    """The chief referee's decisions to keep a player on a third warning (R9; kept in the audit log)."""
-    if not any(sum(c.kind == ConductRecord.Kind.WARNING for c in records) >= 3 for records in by_player.values()):
-        return {}  # nobody can have such a decision: spare the query
+def _kept_playing(by_player: dict[int, list[ConductRecord]]) -> dict[int, list[dict]]:
+    """The chief referee's decisions to keep a player on after a third warning (R9), each with the warnings
+    the player had then."""
     kept: dict[int, list[dict]] = {}
-    for entry in AuditEntry.objects.filter(event=event, action=KEPT_ACTION).order_by("at", "id"):
-        kept.setdefault(entry.target_id, []).append(
-            {"warnings": int((entry.after or {}).get("warnings", 0)), "note": entry.reason, "at": _iso(entry.at)})
+    for registration, records in by_player.items():
+        warnings = 0
+        for conduct in records:
+            if conduct.kind == ConductRecord.Kind.WARNING:
+                warnings += 1
+            elif conduct.kind == ConductRecord.Kind.KEPT:
+                kept.setdefault(registration, []).append(
+                    {"warnings": warnings, "note": conduct.note, "at": _iso(conduct.created_at)})
     return kept
 
 
@@ -239,7 +241,7 @@ def event_export(event: Event) -> dict:
         F("number").asc(nulls_last=True), "created_at", "id"))
     stages = list(Stage.objects.filter(event=event).select_related("event").order_by("number"))
     standings = event_standings(event)
-    kept = _kept_playing(event, by_player)
+    kept = _kept_playing(by_player)
     return {
         "schema": SCHEMA,
         "festival": _festival(event.festival),
@@ -262,7 +264,7 @@ def event_export(event: Event) -> dict:
                 "conduct": [
                     {"kind": c.kind, "stage": c.stage.number if c.stage else None, "game": c.game, "note": c.note,
                      "at": _iso(c.created_at)}
-                    for c in by_player.get(r.pk, [])
+                    for c in by_player.get(r.pk, []) if c.kind != ConductRecord.Kind.KEPT
                 ],
             }
             for r in registrations

@@ -2,7 +2,7 @@
 
 - Rule 9: a referee gives up to two verbal warnings; on a third offence the chief referee decides whether
   to disqualify. `pending_decisions` lists players with three or more warnings and no decision yet; the
-  decision is a disqualification record or `keep_playing` (kept in the audit log).
+  decision is a disqualification record or a "keeps playing" record (`keep_playing`).
 - Rules 15 and 17: a player who does not finish every game (or leaves unwell) forfeits, i.e. withdraws.
 
 A disqualification, withdrawal or forfeit (`ConductRecord.LEAVES_EVENT`) takes the player out of every later
@@ -17,7 +17,7 @@ from django.db import IntegrityError, transaction
 from django.utils.translation import gettext as _
 
 from tournament.formats.tables import MIN_TABLE, MergeProposal, merge_proposal
-from tournament.models import AuditEntry, ConductRecord, Draw, Event, Registration, Stage, StageEntry
+from tournament.models import ConductRecord, Draw, Event, Registration, Stage, StageEntry
 from tournament.services.audit import Actor, record
 from tournament.services.errors import ServiceError
 from tournament.services.locking import lock_event
@@ -49,14 +49,25 @@ def warning_counts(event: Event) -> dict[int, int]:
     return counts
 
 
+def decided_at(event: Event) -> dict[int, int]:
+    """Registration id → the number of warnings the player had when the chief referee last decided to keep
+    them on (one query)."""
+    warnings: dict[int, int] = {}
+    decided: dict[int, int] = {}
+    for registration_id, kind in (ConductRecord.objects.filter(event=event, kind__in=(Kind.WARNING, Kind.KEPT))
+                                  .order_by("created_at", "id").values_list("registration_id", "kind")):
+        if kind == Kind.WARNING:
+            warnings[registration_id] = warnings.get(registration_id, 0) + 1
+        else:
+            decided[registration_id] = warnings.get(registration_id, 0)
+    return decided
+
+
 def pending_decisions(event: Event) -> list[tuple[int, int]]:
     """(registration id, warnings) for players on their third warning (or more) whose case is not decided."""
     counts = warning_counts(event)
     left = departures(event)
-    kept: dict[int, int] = {}
-    for target_id, after in AuditEntry.objects.filter(event=event, action=KEPT_ACTION).values_list(
-            "target_id", "after"):
-        kept[target_id] = max(kept.get(target_id, 0), int((after or {}).get("warnings", 0)))
+    kept = decided_at(event)
     return sorted(
         (registration_id, count) for registration_id, count in counts.items()
         if count >= DECISION_AT and registration_id not in left and kept.get(registration_id, 0) < count
@@ -95,7 +106,7 @@ def record_conduct(*, event: Event, registration: Registration, kind: str, note:
     """Record a warning, disqualification, withdrawal or forfeit (R9). Records are never changed or deleted.
 
     `request_key`: the form's one-time key; the same key again returns the record it made (a resent form)."""
-    if kind not in Kind.values:
+    if kind not in ConductRecord.OFFENCES:
         raise ServiceError(_("Choose what to record."), code="kind")
     note = _clean_note(note)
     with transaction.atomic():
@@ -128,7 +139,8 @@ def record_conduct(*, event: Event, registration: Registration, kind: str, note:
 
 
 def keep_playing(*, event: Event, registration: Registration, note: str, actor: Actor) -> int:
-    """The chief referee decides NOT to disqualify after a third warning (R9); logged. Returns the warnings."""
+    """The chief referee decides NOT to disqualify after a third warning (R9): a "keeps playing" record.
+    Returns the warnings the decision was taken on."""
     note = _clean_note(note)
     with transaction.atomic():
         registration = _locked_entrant(event, registration)
@@ -138,10 +150,11 @@ def keep_playing(*, event: Event, registration: Registration, note: str, actor: 
                                code="nothing_to_decide")
         if ConductRecord.objects.filter(registration=registration, kind__in=ConductRecord.LEAVES_EVENT).exists():
             raise ServiceError(_("This player already left the event."), code="already_left")
-        decided = AuditEntry.objects.filter(event=event, action=KEPT_ACTION, target_id=registration.pk)
-        if any(int((after or {}).get("warnings", 0)) >= warnings for after in decided.values_list("after", flat=True)):
+        if decided_at(event).get(registration.pk, 0) >= warnings:
             return warnings  # already decided at this many warnings (a phone sending twice): nothing to record
-        record(actor=actor, action=KEPT_ACTION, target=registration, event=event, reason=note,
+        kept = ConductRecord.objects.create(event=event, registration=registration, kind=Kind.KEPT, note=note,
+                                            created_by=actor.user)
+        record(actor=actor, action=KEPT_ACTION, target=kept, event=event, reason=note,
                after={"registration": registration.pk, "number": registration.number, "warnings": warnings})
     return warnings
 

@@ -21,7 +21,6 @@ from django.db import DatabaseError, connection, transaction
 from django.utils.translation import gettext as _
 
 from tournament.models import (
-    AuditEntry,
     ConductRecord,
     Draw,
     Event,
@@ -40,7 +39,6 @@ from tournament.services.seating import write_seating
 from ..exports import EVENT_SETTINGS, number
 from ..models import ScoreSheet, SheetSeat, WordTurn
 from ..standings import event_standings
-from .conduct import KEPT_ACTION
 from .event_file import ImportRefused, Node, load, refuse
 
 IMPORT_LABEL = "import"
@@ -361,7 +359,7 @@ class _Importer:
                 stage_index = c_node.get("stage", "int", null=True)
                 conduct = ConductRecord(
                     event=event, registration=registration,
-                    kind=c_node.get("kind", "text", choices=ConductRecord.Kind.values),
+                    kind=c_node.get("kind", "text", choices=ConductRecord.OFFENCES),
                     stage=None if stage_index is None else self.stage(stage_index, f"{c_node.where}.stage"),
                     game=c_node.get("game", "int", null=True), note=c_node.get("note", "text"),
                 )
@@ -369,15 +367,15 @@ class _Importer:
                 records.append(conduct)
                 stamps.append(c_node.get("at", "moment"))
             for k_node in node.nodes("kept_playing"):
-                warnings, note = k_node.get("warnings", "int"), k_node.get("note", "text")
-                at = k_node.get("at", "moment")
-                entry = record(actor=self.actor, action=KEPT_ACTION, target=registration, event=event, reason=note,
-                               after={"registration": registration.pk, "number": registration.number,
-                                      "warnings": warnings})
-                _restamp(AuditEntry, [entry], "at", [at])
+                k_node.get("warnings", "int")  # what the player had then: the file's warning records say it again
+                kept = ConductRecord(event=event, registration=registration, kind=ConductRecord.Kind.KEPT,
+                                     note=k_node.get("note", "text"))
+                _valid(kept, k_node.where)
+                records.append(kept)
+                stamps.append(k_node.get("at", "moment"))
         ConductRecord.objects.bulk_create(records)
         _restamp(ConductRecord, records, "created_at", stamps)
-        self.counts["conduct"] = len(records)
+        self.counts["conduct"] = sum(1 for r in records if r.kind != ConductRecord.Kind.KEPT)
 
     def lots(self) -> None:
         lots, stamps = [], []

@@ -65,9 +65,12 @@ def test_the_third_warning_asks_the_chief_referee_to_decide_r9(client, seven):
     assert "decides whether to disqualify" in page.content.decode()
     assert ConductRecord.objects.filter(registration=player, kind=Kind.WARNING).count() == 3
     assert AuditEntry.objects.filter(action="conduct.warning", event=event).count() == 3
-    # The chief referee decides to keep the player: logged, the prompt goes … until the next warning.
+    # The chief referee decides to keep the player: a record, logged; the prompt goes … until the next warning.
     client.post(url(event, "conduct-keep"), {"number": player.number, "note": "Apologised"})
-    assert AuditEntry.objects.filter(action=conduct.KEPT_ACTION, target_id=player.pk).exists()
+    kept = ConductRecord.objects.get(registration=player, kind=Kind.KEPT)
+    assert kept.note == "Apologised" and kept.created_by == chief
+    assert AuditEntry.objects.filter(action=conduct.KEPT_ACTION, target_id=kept.pk).exists()
+    assert "Apologised" in client.get(url(event)).content.decode()
     assert b"data-decision-needed" not in client.get(url(event)).content
     post(client, event, "warning", player.number, note="Fourth time")
     assert conduct.pending_decisions(event) == [(player.pk, 4)]
@@ -81,10 +84,21 @@ def test_the_decision_to_keep_a_player_sent_twice_is_recorded_once(seven):
         conduct.record_conduct(event=stage.event, registration=player, kind=Kind.WARNING, note="x", actor=chief)
     for _sent in range(2):
         conduct.keep_playing(event=stage.event, registration=player, note="Apologised", actor=chief)
-    assert AuditEntry.objects.filter(action=conduct.KEPT_ACTION, target_id=player.pk).count() == 1
+    assert ConductRecord.objects.filter(registration=player, kind=Kind.KEPT).count() == 1
+    assert AuditEntry.objects.filter(action=conduct.KEPT_ACTION).count() == 1
     conduct.record_conduct(event=stage.event, registration=player, kind=Kind.WARNING, note="x", actor=chief)
     conduct.keep_playing(event=stage.event, registration=player, note="Once more", actor=chief)
-    assert AuditEntry.objects.filter(action=conduct.KEPT_ACTION, target_id=player.pk).count() == 2
+    assert ConductRecord.objects.filter(registration=player, kind=Kind.KEPT).count() == 2
+    assert conduct.decided_at(stage.event) == {player.pk: 4}
+
+
+def test_keeps_playing_is_the_chief_referees_decision_not_a_recordable_offence(seven):
+    stage, chief_user = seven
+    player = at_table(stage, 1)[0]
+    with pytest.raises(ServiceError):
+        conduct.record_conduct(event=stage.event, registration=player, kind=Kind.KEPT, note="x",
+                               actor=Actor(user=chief_user))
+    assert not ConductRecord.objects.exists()
 
 
 def test_a_warning_form_sent_twice_records_one_warning_and_a_new_form_another(client, seven):
@@ -311,3 +325,29 @@ def test_the_conduct_page_reads_a_constant_number_of_queries(client, players, dj
         response = client.get(url(event))
     assert response.status_code == 200
     assert response.content.count(b"data-decision-needed") == players // 2
+
+
+@pytest.mark.django_db(transaction=True)
+def test_the_migration_turns_logged_decisions_into_keeps_playing_records():
+    """Databases from before kept the decision only in the audit log: each logged decision gets its record."""
+    from django.db import connection
+    from django.db.migrations.executor import MigrationExecutor
+
+    before, after = [("tournament", "0009_drop_text_settings")], [("tournament", "0010_kept_playing_is_a_conduct_record")]
+    executor = MigrationExecutor(connection)
+    leaves = executor.loader.graph.leaf_nodes()
+    try:
+        executor.migrate(before)
+        old = executor.loader.project_state(before).apps
+        event = released_stage(4).event  # built with today's models; the tables are the same before and after
+        player = Registration.objects.filter(event=event).first()
+        old.get_model("tournament", "AuditEntry").objects.create(
+            action="conduct.kept", event_id=event.pk, festival_id=event.festival_id, target_type="registration",
+            target_id=player.pk, reason="Apologised", after={"warnings": 3})
+        executor = MigrationExecutor(connection)
+        executor.migrate(after)
+        kept = ConductRecord.objects.get(kind=Kind.KEPT)
+        assert (kept.registration_id, kept.event_id, kept.note) == (player.pk, event.pk, "Apologised")
+    finally:
+        executor = MigrationExecutor(connection)
+        executor.migrate(leaves)

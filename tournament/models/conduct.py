@@ -1,4 +1,5 @@
-"""Conduct during an event (issue 6, R9): warnings, disqualification, withdrawal or forfeit mid-event.
+"""Conduct during an event (R9): warnings, disqualification, withdrawal or forfeit mid-event, and the chief
+referee's decision to keep a player on after a third warning.
 
 Records are never deleted; a player's past results stay and are marked. A player with a
 disqualification, withdrawal or forfeit record leaves every later draw.
@@ -19,8 +20,11 @@ class ConductRecord(models.Model):
         DISQUALIFIED = "disqualified", _("Disqualified")
         WITHDREW = "withdrew", _("Withdrew during the event")
         FORFEIT = "forfeit", _("Forfeit (did not finish)")
+        KEPT = "kept", _("Keeps playing after a third warning")
 
     LEAVES_EVENT = (Kind.DISQUALIFIED, Kind.WITHDREW, Kind.FORFEIT)
+    # What a referee or the chief referee records about a player's conduct; KEPT is the chief's decision on it.
+    OFFENCES = (Kind.WARNING, *LEAVES_EVENT)
 
     event = models.ForeignKey(Event, on_delete=models.PROTECT, related_name="conduct_records")
     registration = models.ForeignKey(Registration, on_delete=models.PROTECT, related_name="conduct_records")

@@ -28,7 +28,8 @@ from tournament.models import (
     StageEntry,
 )
 from tournament.services.errors import ServiceError
-from tournament.services.imports import CONTENT_TYPES, neutralise
+from tournament.services.imports.exporting import CONTENT_TYPES
+from tournament.services.imports.layout import neutralise
 
 from .models import ScoreSheet, SheetSeat, WordTurn
 from .standings import event_standings

@@ -15,8 +15,8 @@ from django.utils import timezone
 from tests.factories import EVENT_DAY, make_event, make_festival, make_player, make_registration, make_staff
 from tournament.models import AuditEntry, Player, Registration
 from tournament.permissions import DESK, ORGANISER
-from tournament.services import imports
 from tournament.services.audit import Actor
+from tournament.services.imports import importing, reading
 from tournament.services.registration import PlayerDetails, register, withdraw
 
 DATA = Path(__file__).parent / "data"
@@ -311,8 +311,8 @@ def test_confirm_rechecks_and_a_duplicate_created_meanwhile_refuses_everything(c
 
 def test_service_imports_all_or_nothing(festival, events):
     rows = [[2, *row(name="A", contact="a@example.org")], [3, *row(name="", contact="b@example.org")]]
-    with pytest.raises(imports.ImportRefused):
-        imports.import_registrations(festival=festival, rows=rows, actor=Actor(label="test"), file_name="f.csv")
+    with pytest.raises(importing.ImportRefused):
+        importing.import_registrations(festival=festival, rows=rows, actor=Actor(label="test"), file_name="f.csv")
     assert Registration.objects.count() == 0 and Player.objects.count() == 0
     assert not AuditEntry.objects.exists()
 
@@ -357,7 +357,7 @@ def _empty_workbook() -> bytes:
 def _zip_bomb() -> bytes:
     buffer = io.BytesIO()
     with zipfile.ZipFile(buffer, "w", zipfile.ZIP_DEFLATED) as archive:
-        archive.writestr("xl/worksheets/sheet1.xml", b"\0" * (imports.MAX_XLSX_UNPACKED_BYTES + 1))
+        archive.writestr("xl/worksheets/sheet1.xml", b"\0" * (reading.MAX_XLSX_UNPACKED_BYTES + 1))
     return buffer.getvalue()
 
 
@@ -380,7 +380,7 @@ def _zip_bomb() -> bytes:
         ("twice.csv", b"name,name,contact,birth_year,event\n", "appears twice"),
         ("ragged.csv", b"event,name,contact,birth_year\nopen,A,a@example.org,2000,extra,cells\n", "more cells"),
         ("utf16.csv", "event,name,contact,birth_year\n".encode("utf-16"), "not a readable CSV"),
-        ("huge.csv", b"a" * (imports.MAX_FILE_BYTES + 1), "2 MB"),
+        ("huge.csv", b"a" * (reading.MAX_FILE_BYTES + 1), "2 MB"),
     ],
 )
 def test_garbage_files_get_a_clear_message_and_nothing_is_kept(client_org, festival, events, name, content, message):
@@ -392,9 +392,9 @@ def test_garbage_files_get_a_clear_message_and_nothing_is_kept(client_org, festi
 
 
 def test_too_many_rows_get_a_clear_message(client_org, festival, events):
-    rows = [row(name=f"P{i}", contact=f"p{i}@example.org") for i in range(imports.MAX_ROWS + 1)]
+    rows = [row(name=f"P{i}", contact=f"p{i}@example.org") for i in range(reading.MAX_ROWS + 1)]
     response = upload(client_org, festival, csv_bytes(rows))
-    assert f"at most {imports.MAX_ROWS}" in form_errors(response)
+    assert f"at most {reading.MAX_ROWS}" in form_errors(response)
 
 
 def test_xlsx_excel_errors_and_formulas_in_cells_do_not_break_the_import(client_org, festival, events):

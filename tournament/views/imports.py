@@ -18,9 +18,9 @@ from django.views.decorators.http import require_GET, require_http_methods
 from ..forms.imports import ImportConfirmForm, ImportUploadForm
 from ..models import Event
 from ..permissions import ORGANISER
-from ..services import imports
 from ..services.audit import Actor
 from ..services.errors import ServiceError
+from ..services.imports import exporting, importing, layout, reading, validation
 from .helpers import staff_view
 
 SESSION_KEY = "pending_imports"
@@ -37,7 +37,7 @@ def _keep_pending(request, *, festival, file_name: str, parsed) -> str:
         "festival": festival.pk,
         "file": file_name,
         "rows": parsed.rows,
-        "encoding": imports.ENCODING_NAMES.get(parsed.encoding, ""),
+        "encoding": reading.ENCODING_NAMES.get(parsed.encoding, ""),
         "ignored": parsed.ignored_columns,
         "skipped": parsed.skipped_withdrawn,
         "at": time.time(),
@@ -68,7 +68,7 @@ def import_upload(request, festival):
         upload = form.cleaned_data["file"]
         default_event = form.cleaned_data["default_event"]
         try:
-            parsed = imports.read_registrations_file(
+            parsed = reading.read_registrations_file(
                 name=upload.name, content=upload.read(), default_event=default_event.slug if default_event else ""
             )
         except ServiceError as error:
@@ -77,8 +77,8 @@ def import_upload(request, festival):
             key = _keep_pending(request, festival=festival, file_name=upload.name, parsed=parsed)
             return redirect("manage-import-preview", festival=festival.slug, key=key)
     return render(request, "tournament/manage/import.html", {
-        "festival": festival, "form": form, "columns": imports.IMPORT_COLUMNS,
-        "max_rows": imports.MAX_ROWS, "events": festival.events.all(),
+        "festival": festival, "form": form, "columns": layout.IMPORT_COLUMNS,
+        "max_rows": reading.MAX_ROWS, "events": festival.events.all(),
     })
 
 
@@ -99,11 +99,11 @@ def import_preview(request, festival, key):
             return redirect("manage-import", festival=festival.slug)
         if action in ("all", "valid"):
             try:
-                result = imports.import_registrations(
+                result = importing.import_registrations(
                     festival=festival, rows=pending["rows"], actor=Actor.of(request), file_name=pending["file"],
                     drop_invalid=action == "valid", expected=form.cleaned_data["seen"],
                 )
-            except imports.ImportRefused as error:
+            except importing.ImportRefused as error:
                 messages.error(request, error.message)
                 reports = error.reports
             else:
@@ -115,7 +115,7 @@ def import_preview(request, festival, key):
         else:
             messages.error(request, _("Please choose one of the buttons below."))
     if reports is None:
-        reports = imports.validate_rows(festival=festival, rows=pending["rows"])
+        reports = validation.validate_rows(festival=festival, rows=pending["rows"])
     valid = sum(report.ok for report in reports)
     only_problems = request.GET.get("show") == "problems"
     return render(request, "tournament/manage/import_preview.html", {
@@ -127,24 +127,24 @@ def import_preview(request, festival, key):
         "total": len(reports),
         "valid": valid,
         "invalid": len(reports) - valid,
-        "seen": imports.fingerprint(reports),
+        "seen": validation.fingerprint(reports),
     })
 
 
 @require_GET
 @organiser_view
 def export(request, festival, fmt):
-    if fmt not in imports.FORMATS:
+    if fmt not in layout.FORMATS:
         raise Http404
     event = None
     if request.GET.get("event"):
         event = Event.objects.filter(festival=festival, slug=request.GET["event"]).first()
         if event is None:
             raise Http404
-    content = imports.export_registrations(festival=festival, fmt=fmt, event=event)
-    file_name = imports.export_file_name(festival=festival, fmt=fmt, event=event)
+    content = exporting.export_registrations(festival=festival, fmt=fmt, event=event)
+    file_name = exporting.export_file_name(festival=festival, fmt=fmt, event=event)
     return HttpResponse(content, headers={
-        "Content-Type": imports.CONTENT_TYPES[fmt],
+        "Content-Type": exporting.CONTENT_TYPES[fmt],
         "Content-Disposition": content_disposition_header(True, file_name),
     })
 

@@ -1,0 +1,42 @@
+"""What a registrations file looks like, the same in both directions: the formats, the columns and their
+labels, how header and event names are compared, and the guard against spreadsheet formulas.
+
+Reading and exporting share these, so a file the organiser exported can be imported again.
+"""
+
+import unicodedata
+
+from django.utils.translation import gettext_lazy
+
+FORMATS = ("csv", "xlsx")
+# A cell starting with one of these is run as a formula by spreadsheet programs (CSV/formula injection).
+FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r")
+
+IMPORT_COLUMNS = ("event", "name", "contact", "birth_year", "affiliation", "ranking_id")
+EXPORT_COLUMNS = IMPORT_COLUMNS + ("status", "number", "checked_in_at", "registered_at")
+
+COLUMN_LABELS = {
+    "event": gettext_lazy("Event"),
+    "name": gettext_lazy("Name"),
+    "contact": gettext_lazy("E-mail or phone"),
+    "birth_year": gettext_lazy("Birth year"),
+    "affiliation": gettext_lazy("School or club"),
+    "ranking_id": gettext_lazy("National ranking id"),
+    "status": gettext_lazy("Status"),
+    "number": gettext_lazy("Player number"),
+    "checked_in_at": gettext_lazy("Checked in at"),
+    "registered_at": gettext_lazy("Registered at"),
+}
+
+
+def header_key(value) -> str:
+    """'Birth year', 'birth_year', ' 출생 연도 ' … compared without case, spaces and punctuation."""
+    text = unicodedata.normalize("NFKC", str(value or "")).casefold()
+    return "".join(ch for ch in text if ch.isalnum())
+
+
+def neutralise(value):
+    """Export guard against formula injection (OWASP): text that a spreadsheet would run gets a leading '."""
+    if isinstance(value, str) and value.startswith(FORMULA_STARTS):
+        return "'" + value
+    return value

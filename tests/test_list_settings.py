@@ -9,7 +9,7 @@ from django.db import connection
 from django.db.migrations.executor import MigrationExecutor
 from django.forms import modelform_factory
 
-from scoring.results import set_ranking_points
+from scoring.results.actions import set_ranking_points
 from tests.factories import make_event, make_festival
 from tournament.models import Event, Festival
 from tournament.services.audit import Actor

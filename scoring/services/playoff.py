@@ -20,7 +20,7 @@ from tournament.services.errors import ServiceError
 from tournament.services.locking import lock_event
 from tournament.services.seating import write_seating
 
-from ..results import event_results, find_prize_tie
+from ..results.event import event_results, find_prize_tie
 
 PLAYOFF_NAME = "Playoff"
 

@@ -21,7 +21,9 @@ from tournament.services.audit import Actor
 from tournament.views.helpers import form_errors, get_event, run_service, staff_view
 
 from ..forms.results import PlaceForm, RankingPointsForm, SeasonForm
-from ..results import draw_place_lot, event_results, season_standings, season_years, set_ranking_points
+from ..results.actions import draw_place_lot, set_ranking_points
+from ..results.event import event_results
+from ..results.season import season_standings, season_years
 from ..services.playoff import create_playoff
 
 

@@ -4,7 +4,9 @@ like any other table, their result orders the tied players only and counts in no
 import pytest
 from django.urls import reverse
 
-from scoring.results import PLAYOFF, draw_place_lot, event_results
+from scoring.results.actions import draw_place_lot
+from scoring.results.event import event_results
+from scoring.results.placing import PLAYOFF
 from scoring.services.playoff import create_playoff
 from scoring.standings import event_standings
 from tests.factories import make_festival, make_staff

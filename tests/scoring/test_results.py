@@ -7,18 +7,18 @@ import pytest
 from django.urls import reverse
 
 from scoring.forms.results import RankingPointsForm
-from scoring.results import (
+from scoring.results.event import event_results
+from scoring.results.placing import (
     LOT,
     PLAYOFF,
     Decider,
     Place,
     Showing,
-    event_results,
     is_under_age,
     order_places,
     ranking_points,
-    season_standings,
 )
+from scoring.results.season import season_standings
 from scoring.services import progress
 from scoring.services.sheets import confirm_sheet, submit_sheet
 from scoring.simulation import simulate

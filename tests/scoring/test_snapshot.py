@@ -54,7 +54,7 @@ def test_one_snapshot_per_version_and_a_new_one_after_a_confirmation():
 
 
 def test_a_lot_breaks_the_tie_in_the_running_rank_as_in_the_standings_r7():
-    from scoring.results import draw_place_lot
+    from scoring.results.actions import draw_place_lot
     from tests.scoring.test_results import played_busan_final
 
     stage, seats = played_busan_final((5, 5, 10, 20), end="blocked")  # two winners share place 1

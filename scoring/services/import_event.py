@@ -1,4 +1,4 @@
-"""Importing an event export ("rummikub-event/1") into a database (issue 7): an event moves machines mid-day.
+"""Importing an event export ("rummikub-event/1") into a database: an event moves machines mid-day.
 
 `import_event` recreates, in ONE transaction, what the export carries: the festival (unless it exists),
 the event with its rules and draw settings, players and registrations (check-in times, numbers), stages
@@ -11,6 +11,9 @@ records fit together (a sheet names the players seated at its table; the standin
 its sheets) so that a hand-edited or truncated file cannot leave an event the app would trip over.
 Not carried by the export, so not imported: submitted sheets still waiting for confirmation, returned and
 superseded versions, drafts, staff accounts (sheets keep who entered them as text), private links.
+
+One module on purpose: the importer is one pass over one document, each step resolving the ids the steps
+before it created.
 """
 
 import uuid

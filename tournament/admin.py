@@ -62,6 +62,16 @@ class FestivalScopedAdmin(admin.ModelAdmin):
 
 
 @admin.register(Festival)
+class ReadOnlyAdmin(FestivalScopedAdmin):
+    """Rows that only services write (registrations change state, the log is append-only): shown, never edited."""
+
+    def has_add_permission(self, request):
+        return False
+
+    def has_change_permission(self, request, obj=None):
+        return False
+
+
 class FestivalAdmin(FestivalScopedAdmin):
     festival_lookup = ""
     list_display = ["name", "starts_on", "ends_on", "venue", "timezone"]
@@ -204,7 +214,7 @@ class PlayerAdmin(FestivalScopedAdmin):
 
 
 @admin.register(Registration)
-class RegistrationAdmin(FestivalScopedAdmin):
+class RegistrationAdmin(ReadOnlyAdmin):
     """Read-only: withdrawals go through the organiser's page, check-ins through the desk (both audited)."""
 
     festival_lookup = "event__festival"
@@ -224,15 +234,9 @@ class RegistrationAdmin(FestivalScopedAdmin):
     ]
     readonly_fields = fields
 
-    def has_add_permission(self, request):
-        return False
-
-    def has_change_permission(self, request, obj=None):
-        return False
-
 
 @admin.register(AuditEntry)
-class AuditEntryAdmin(FestivalScopedAdmin):
+class AuditEntryAdmin(ReadOnlyAdmin):
     list_display = [
         "at",
         "actor",
@@ -262,9 +266,3 @@ class AuditEntryAdmin(FestivalScopedAdmin):
         "reason",
     ]
     readonly_fields = fields
-
-    def has_add_permission(self, request):
-        return False
-
-    def has_change_permission(self, request, obj=None):
-        return False

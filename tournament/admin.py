@@ -61,7 +61,6 @@ class FestivalScopedAdmin(admin.ModelAdmin):
         return False
 
 
-@admin.register(Festival)
 class ReadOnlyAdmin(FestivalScopedAdmin):
     """Rows that only services write (registrations change state, the log is append-only): shown, never edited."""
 
@@ -72,6 +71,7 @@ class ReadOnlyAdmin(FestivalScopedAdmin):
         return False
 
 
+@admin.register(Festival)
 class FestivalAdmin(FestivalScopedAdmin):
     festival_lookup = ""
     list_display = ["name", "starts_on", "ends_on", "venue", "timezone"]

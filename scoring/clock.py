@@ -1,4 +1,4 @@
-"""The referee's clocks (issue 8, R9), computed from plain data: no database, no request.
+"""The referee's clocks (R9), computed from plain data: no database, no request.
 
 Turn timer: the turn length is the ruleset's `turn_seconds` (R9: one minute in the official rules; some events
 use 40 s or 2 min). The countdown itself runs in the browser (static/js/turn-timer.js).

@@ -1,9 +1,9 @@
-"""An event as plain data (issue 6): the JSON export ("rummikub-event/1", see docs/export.md) and the
+"""An event as plain data: the JSON export ("rummikub-event/1", see docs/export.md) and the
 standings and game-results tables (CSV/XLSX through tablib).
 
 Only CONFIRMED score sheets are exported. Scores and points are Decimals in the database; in JSON they are
 numbers with at most two decimals (`number`), never strings. Every builder reads the database in a constant
-number of queries, whatever the size of the event. The export is meant to be read back (issue 7).
+number of queries, whatever the size of the event. The export is meant to be read back.
 """
 
 import json
@@ -70,7 +70,7 @@ def _iso(moment):
     return moment.isoformat() if moment else None
 
 
-# Event settings a re-import needs (issue 7) beyond the documented core, copied as they are (times as ISO text,
+# Event settings a re-import needs beyond the documented core, copied as they are (times as ISO text,
 # games per round as comma text: "3,3,3").
 EVENT_SETTINGS = (
     "capacity", "registration_opens_at", "registration_closes_at", "withdrawal_deadline", "checkin_opens_at",
@@ -158,7 +158,7 @@ def _add_word_turns(event: Event, tables: dict[tuple[int, int], dict[int, dict]]
 
 
 def _draws(event: Event) -> dict[int, list[dict]]:
-    """Every released seating (issue 7: the one being played too), by stage id — one query."""
+    """Every released seating (the one being played too), by stage id — one query."""
     seats = (Seat.objects.filter(draw__stage__event=event, draw__status=Draw.Status.RELEASED)
              .select_related("draw", "table").order_by("draw__stage_id", "draw__game", "table__number", "position"))
     by_stage: dict[int, dict[int, dict]] = {}

@@ -1,4 +1,4 @@
-"""What the public pages need to know cheaply while an event is played (issue 6).
+"""What the public pages need to know cheaply while an event is played.
 
 - `event_version(event)`: a per-event change counter for ETag / 304 answers. Every service that changes
   what the public sees (sheets confirmed or corrected, draws released or taken back, Hong Kong movement,

@@ -1,4 +1,4 @@
-"""Score sheets (issue 5): what referees enter, checked by `rules/`, confirmed by a chief referee.
+"""Score sheets: what referees enter, checked by `rules/`, confirmed by a chief referee.
 
 Confirmed sheets are the single source of standings, advancement and Hong Kong movement. A sheet is
 never overwritten: a returned sheet stays and the referee submits a new version; a correction of a

@@ -1,4 +1,4 @@
-"""Standings from confirmed sheets (issue 6, R7): wins, then points, then the event's tie-breaks.
+"""Standings from confirmed sheets (R7): wins, then points, then the event's tie-breaks.
 
 `compute` is pure (plain rows in, plain rows out) so it can be benchmarked and tested without a database;
 `event_standings` fetches what it needs in a constant number of queries.

@@ -1,4 +1,4 @@
-"""Backups of the database in use and restoring them (issue 7; `make backup`, `make restore`, docs/backup.md).
+"""Backups of the database in use and restoring them (`make backup`, `make restore`, docs/backup.md).
 
 SQLite: SQLite's online backup API (`sqlite3.Connection.backup`) copies the file page by page inside one read
 transaction — a consistent snapshot while the app keeps writing (WAL mode, see settings). PostgreSQL:

@@ -1,4 +1,4 @@
-"""The load test (issue 6, `loadtest/`): development settings with DEBUG off, served by gunicorn on loopback.
+"""The load test (`loadtest/`): development settings with DEBUG off, served by gunicorn on loopback.
 
 Production's settings cannot run over plain HTTP on 127.0.0.1 (secure cookies, HTTPS redirect, HSTS), so
 the load test starts from development and switches off what would distort the figures: DEBUG (which keeps

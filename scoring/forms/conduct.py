@@ -1,4 +1,4 @@
-"""Forms of the conduct pages (issue 6, R9): they only parse; `scoring.services.conduct` decides."""
+"""Forms of the conduct pages (R9): they only parse; `scoring.services.conduct` decides."""
 
 import re
 

@@ -1,4 +1,4 @@
-"""Who may enter a table's score sheets (issue 5): the table's private link, or a signed-in referee.
+"""Who may enter a table's score sheets: the table's private link, or a signed-in referee.
 
 Both resolve to a `TableAccess` — the stage, the table number, who acts (for the audit log and
 `submitted_via`) and how the pages of that table are addressed. Everything that could be used to

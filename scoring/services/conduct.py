@@ -1,4 +1,4 @@
-"""Conduct during an event (issue 6, R9; HK conduct rules 9, 15 and 17).
+"""Conduct during an event (R9; HK conduct rules 9, 15 and 17).
 
 - Rule 9: a referee gives up to two verbal warnings; on a third offence the chief referee decides whether
   to disqualify. `pending_decisions` lists players with three or more warnings and no decision yet; the

@@ -1,4 +1,4 @@
-"""Reading a "rummikub-event/1" export (docs/export.md) back, value by value (issue 7).
+"""Reading a "rummikub-event/1" export (docs/export.md) back, value by value.
 
 Every value is fetched through `Node.get` with the kind it must have, so a malformed or foreign file stops
 at the first wrong value with a message that names where it is ("stages[1].games[0].tables[2].seats[3].score:

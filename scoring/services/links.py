@@ -1,4 +1,4 @@
-"""Private table links and referee assignments (issue 5): who may enter a table's sheets.
+"""Private table links and referee assignments: who may enter a table's sheets.
 
 A table link is the long random token printed on the table card and the paper score sheet; it opens that
 table for the whole stage (Hong Kong keeps its table numbers from game to game, R8.2) and stops working when

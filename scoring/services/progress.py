@@ -56,7 +56,7 @@ def lots_tiebreak(stage: Stage, purpose: str, game: int | None = None) -> dict[i
 
 
 def leavers(event: Event) -> set[int]:
-    """Issue 6 (R9): disqualified, withdrawn or forfeited players leave every later draw and cannot advance."""
+    """R9: disqualified, withdrawn or forfeited players leave every later draw and cannot advance."""
     return set(ConductRecord.objects.filter(event=event, kind__in=ConductRecord.LEAVES_EVENT)
                .values_list("registration_id", flat=True))
 

@@ -1,4 +1,4 @@
-"""`simulate(...)`: an event of N checked-in players played to the end through the services (issue 5).
+"""`simulate(...)`: an event of N checked-in players played to the end through the services.
 
 The demo (`load_demo` can show finished rounds with it), the load generator and an end-to-end test of
 the formats. `python manage.py simulate_event --format busan|hk [--game classic|word] --players N --seed S`.

@@ -1,4 +1,4 @@
-"""Play a whole event through the services the web pages use (issue 5): draw, release, submit, confirm,
+"""Play a whole event through the services the web pages use: draw, release, submit, confirm,
 move up (Hong Kong, automatic) or advance (Busan: lots at the cut, close the round, draw the next one).
 
 Reproducible: everything random comes from one `random.Random(seed)` — the people, every draw's seed, the

@@ -1,4 +1,4 @@
-"""Plausible Rummikub Word sheets (issue 8, R10), imagined rather than played, for `simulate_event --game word`.
+"""Plausible Rummikub Word sheets (R10), imagined rather than played, for `simulate_event --game word`.
 
 Players take turns in seat order: a first placement of one 6–9 letter word, then one or two 3–7 letter
 words or a draw; the game ends when the last player empties the rack ("used all tiles") or, now and then,

@@ -1,4 +1,4 @@
-"""`{% turn_timer %}`: the referee's turn timer (issue 8, R9) on the table and game pages.
+"""`{% turn_timer %}`: the referee's turn timer (R9) on the table and game pages.
 
 The pages' views stay as they are: the tag picks the game being played and its seats from what the page already
 has (no queries) and the turn length from the event's ruleset (`turn_seconds`, R9).

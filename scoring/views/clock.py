@@ -1,4 +1,4 @@
-"""The round clock as JSON (issue 8, R9): `f/<festival>/<event>/clock.json`, public, polled every ~30 s.
+"""The round clock as JSON (R9): `f/<festival>/<event>/clock.json`, public, polled every ~30 s.
 
 The hall display, the organiser's board and every referee page poll it (static/js/turn-timer.js) and count
 down in the browser from the deadline it gives. The answer carries the server's time (`server_time_ms`, and

@@ -1,4 +1,4 @@
-"""The chief referee's and organiser's conduct pages (issue 6, R9; HK conduct rules 9, 15, 17).
+"""The chief referee's and organiser's conduct pages (R9; HK conduct rules 9, 15, 17).
 
 - the event's conduct page: every record, the players on a third warning (prominent: the chief referee
   decides on disqualification), a form per action (warning; disqualification; withdrawal or forfeit);

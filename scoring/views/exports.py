@@ -1,4 +1,4 @@
-"""Downloads for the organiser and the read-only public JSON API (issue 6; docs/export.md).
+"""Downloads for the organiser and the read-only public JSON API (docs/export.md).
 
 - `manage/<festival>/<event>/export.json` — the whole event ("rummikub-event/1"), the same text as
   `manage.py export_event`; `export/standings.csv|xlsx` and `export/results.csv|xlsx`. Organisers only.

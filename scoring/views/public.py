@@ -1,4 +1,4 @@
-"""Live public pages (issue 6): standings, a player's games, the hall display. No login, no JavaScript needed.
+"""Live public pages: standings, a player's games, the hall display. No login, no JavaScript needed.
 
 Each page has a full version and a "live" fragment that htmx polls (inside `data-poll`, so hidden tabs
 skip it). Both answer with an ETag built from `scoring.live.event_version`; an unchanged page costs two

@@ -1,4 +1,4 @@
-"""Final results, podium, certificates, ranking points, playoffs and the season (issue 6; R7–R9).
+"""Final results, podium, certificates, ranking points, playoffs and the season (R7–R9).
 
 Public (no login, no JavaScript): `f/<festival>/<event>/results/` and its printable certificates, `season/`.
 Organiser (and chief referee) under `manage/<festival>/<event>/results/`: the same places with the ties

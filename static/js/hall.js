@@ -1,4 +1,4 @@
-// Hall display (issue 6): show one slide (a screenful of standings or tables) at a time and move on every
+// Hall display: show one slide (a screenful of standings or tables) at a time and move on every
 // few seconds, with no interaction. htmx refreshes the slides (see hall.html); the cycle carries on across
 // refreshes. Without this file every slide shows one after the other, the standings first.
 (function () {

@@ -1,4 +1,4 @@
-// The referee's score sheet (issue 5). Progressive enhancement: the pages work without this file.
+// The referee's score sheet. Progressive enhancement: the pages work without this file.
 // - Nothing is lost: every change is kept in localStorage ("rk-sheet|<table>|<game>|<idempotency key>")
 //   and restored on load; a draft is dropped only when a page from the server lists it as received
 //   (data-drafts-done). A restored draft keeps its idempotency key, so a retry records one sheet.

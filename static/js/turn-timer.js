@@ -1,4 +1,4 @@
-// The referee's clocks (issue 8, R9): the turn timer on the table/game pages, and the round clock on the hall
+// The referee's clocks (R9): the turn timer on the table/game pages, and the round clock on the hall
 // display, the organiser's board and every referee page. Markup: templates/scoring/clock/.
 //
 // Turn timer. One tap starts the next player's turn (seats in seat order, seat 1 first). The time left is always

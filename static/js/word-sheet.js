@@ -1,4 +1,4 @@
-// Rummikub Word sheet (issue 8): "add turn" without a page reload. Optional — without JavaScript the
+// Rummikub Word sheet: "add turn" without a page reload. Optional — without JavaScript the
 // form's "More turn rows" button re-renders the page with more rows. Scores come from the server only.
 (function () {
   "use strict";

@@ -1,4 +1,4 @@
-"""The computer table draw: random, constrained, reproducible from a stored seed (R8, issue 4).
+"""The computer table draw: random, constrained, reproducible from a stored seed (R8).
 
 Input: entrants (:class:`Entrant`), table sizes (default :func:`.tables.table_sizes`), the pairs who
 already met at a table in this event, which constraints are on (:class:`Constraints`) and an integer

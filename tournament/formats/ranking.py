@@ -83,7 +83,7 @@ class Ranked:
     tied: bool  # shares its rank with another player
 
 
-#: Tie-break criteria an event can list in order (issue 6); each maps a standing to "higher is better".
+#: Tie-break criteria an event can list in order; each maps a standing to "higher is better".
 #: "lot" and "playoff" read the ``tiebreak`` mapping (a recorded lot's numbers or a playoff's order).
 CRITERIA = ("wins", "points", "average", "lot", "playoff")
 

@@ -1,6 +1,6 @@
 """Table sizes (R8.1) and the merge proposal for tables left short after withdrawals.
 
-Rule (R8.1, issue 4): tables of 4, with tables of 3 where the count is not a multiple of 4; never a
+Rule (R8.1): tables of 4, with tables of 3 where the count is not a multiple of 4; never a
 table of 5; a table of 2 only when fewer than 3 players remain.
 
 Decisions (documented here, tested in ``tests/formats/test_formats_tables.py``):
@@ -46,7 +46,7 @@ class Move:
 
 @dataclass(frozen=True)
 class MergeProposal:
-    """What the software proposes; the organiser decides (issue 4: "the organiser's to merge")."""
+    """What the software proposes; the organiser decides ("the organiser's to merge")."""
 
     moves: tuple[Move, ...]
     closed_tables: tuple[int, ...]

@@ -1,4 +1,4 @@
-"""The public registration form (issue 3) and the player's withdraw confirmation."""
+"""The public registration form and the player's withdraw confirmation."""
 
 import re
 import unicodedata

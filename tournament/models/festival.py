@@ -140,7 +140,7 @@ class Event(models.Model):
     avoid_same_affiliation = models.BooleanField(_("keep players of one school or club apart"), default=True)
     avoid_repeat_opponents = models.BooleanField(_("avoid players who already met"), default=True)
     spread_seeds = models.BooleanField(_("spread seeded players across tables"), default=True)
-    # What the public sees (issue 6): the organiser decides per event.
+    # What the public sees: the organiser decides per event.
     public_draw = models.BooleanField(_("show the draw to the public"), default=True)
     public_standings = models.BooleanField(_("show the standings to the public"), default=True)
     public_scores = models.BooleanField(_("show each game's scores to the public"), default=True)
@@ -151,7 +151,7 @@ class Event(models.Model):
         validators=[ListValidator(_("Write whole numbers from 0 to 100000, comma-separated, e.g. 100,70,50."),
                                   low=0, high=100_000)],
     )
-    # Standings order (issue 6, R7): empty = wins, then points as the rules say (total or average).
+    # Standings order (R7): empty = wins, then points as the rules say (total or average).
     tiebreaks = ListField(
         _("standings order"), max_length=80, blank=True, default=list,
         help_text=_("Comma-separated, in order, from: wins, points, average, lot, playoff. Empty: wins, then "

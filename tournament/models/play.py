@@ -1,4 +1,4 @@
-"""Stages, games and table draws (R8, issue 4).
+"""Stages, games and table draws (R8).
 
 An event has stages (Busan: rounds 1–3 and the final; Hong Kong: one stage); a stage has games; a draw
 seats the stage's players at numbered tables in seat order. A Busan draw holds for every game of its

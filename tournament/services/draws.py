@@ -1,4 +1,4 @@
-"""Table draws (R8, issue 4): start an event's first stage, draft a draw, swap by hand, release.
+"""Table draws (R8): start an event's first stage, draft a draw, swap by hand, release.
 
 The algorithms live in `tournament.formats` (plain data in, plain data out); this module turns
 registrations into entrants, stores what the algorithms return, and logs every step.
@@ -49,7 +49,7 @@ def checked_in(event: Event):
 def stage_players(stage: Stage, *, still_playing: bool = False):
     players = Registration.objects.filter(stage_entries__stage=stage).select_related("player")
     if still_playing:
-        # Issue 6 (R9): a disqualified, withdrawn or forfeited player leaves every later draw.
+        # R9: a disqualified, withdrawn or forfeited player leaves every later draw.
         players = players.exclude(conduct_records__kind__in=ConductRecord.LEAVES_EVENT)
     return players
 

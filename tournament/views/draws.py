@@ -1,4 +1,4 @@
-"""The organiser's draw pages (issue 4): start the event, draft, swap, redraw, release, print, table cards."""
+"""The organiser's draw pages: start the event, draft, swap, redraw, release, print, table cards."""
 
 from django.contrib import messages
 from django.shortcuts import get_object_or_404, redirect, render

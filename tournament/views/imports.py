@@ -1,4 +1,4 @@
-"""The organiser's import (upload → preview → confirm) and export of a festival's registrations (issue 3).
+"""The organiser's import (upload → preview → confirm) and export of a festival's registrations.
 
 The uploaded file is read once; its rows (plain text) wait in the session under a random key until the
 organiser confirms. Every page view and the confirm step check the rows again against the current state.

@@ -1,4 +1,4 @@
-"""The organiser's pages (issue 3): my festivals, a festival's events, and one event's registrations,
+"""The organiser's pages: my festivals, a festival's events, and one event's registrations,
 check-in (R9: it closes at a set time; the organiser may close early or reopen) and player numbers (R8.2).
 
 Every page needs a signed-in user; every festival page checks the organiser role on the server.

@@ -1,4 +1,4 @@
-"""The player's personal page (issue 3): their registrations, QR code, withdraw, enter more events.
+"""The player's personal page: their registrations, QR code, withdraw, enter more events.
 
 The unguessable token in the link is the only key; an unknown or malformed token gets the normal 404 page.
 """

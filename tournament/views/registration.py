@@ -1,4 +1,4 @@
-"""Public registration for an event (issue 3, R9): no login, rate-limited, the player's link kept private."""
+"""Public registration for an event (R9): no login, rate-limited, the player's link kept private."""
 
 from django.conf import settings
 from django.contrib import messages

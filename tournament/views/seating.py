@@ -1,4 +1,4 @@
-"""Public seating pages (issue 4): the released draw, "where do I sit?", and each table's page."""
+"""Public seating pages: the released draw, "where do I sit?", and each table's page."""
 
 from django.db.models import Q
 from django.http import Http404

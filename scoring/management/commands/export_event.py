@@ -1,5 +1,5 @@
-"""`manage.py export_event EVENT_SLUG [--festival FESTIVAL_SLUG]`: the whole event as JSON on standard output
-(issue 6) — the same text as the organiser's download; the shape is documented in docs/export.md."""
+"""`manage.py export_event EVENT_SLUG [--festival FESTIVAL_SLUG]`: the whole event as JSON on standard output,
+the same text as the organiser's download; the shape is documented in docs/export.md."""
 
 from django.core.management.base import BaseCommand, CommandError
 

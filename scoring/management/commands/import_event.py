@@ -1,4 +1,4 @@
-"""`manage.py import_event FILE [--festival SLUG]`: recreate an exported event in this database (issue 7).
+"""`manage.py import_event FILE [--festival SLUG]`: recreate an exported event in this database.
 
 FILE is what `export_event` wrote (or the organiser's "Whole event (JSON)" download); `-` reads standard
 input, e.g. `docker compose exec -T web python manage.py import_event - < event.json`. All or nothing:

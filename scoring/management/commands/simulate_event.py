@@ -1,4 +1,4 @@
-"""`manage.py simulate_event --format busan|hk [--game word] --players N --seed S`: play a whole event (issue 5)."""
+"""`manage.py simulate_event --format busan|hk [--game word] --players N --seed S`: play a whole event."""
 
 from django.core.management.base import BaseCommand, CommandError
 

@@ -1,4 +1,4 @@
-"""Draw benchmark (issue 4): median and worst draw time with all constraints on.
+"""Draw benchmark: median and worst draw time with all constraints on.
 
     python -m bench.draws            # 128, 1,024 and 4,096 players
     python -m bench.draws --quick    # fewer repetitions

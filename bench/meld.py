@@ -1,4 +1,4 @@
-"""Benchmark of the meld solver (issue 2): ``python -m bench.meld [--racks N] [--quick] [--seed S]``.
+"""Benchmark of the meld solver: ``python -m bench.meld [--racks N] [--quick] [--seed S]``.
 
 Racks are dealt at random (seeded) from a shuffled 106-tile set. Prints, per rack size, the median and
 worst time of ``best_meld``, of a plain exhaustive search where it finishes (fewer racks, a per-rack

@@ -1,4 +1,4 @@
-"""Page weights (issue 7): what each public page costs a phone in bytes, as the deployment serves it.
+"""Page weights: what each public page costs a phone in bytes, as the deployment serves it.
 
     python -m bench.pages                  # a fresh SQLite file; prints a Markdown table
     python -m bench.pages --players 128    # players in the simulated events (default 128)

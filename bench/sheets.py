@@ -1,4 +1,4 @@
-"""Score-sheet benchmark (issue 5): server time of submitting and confirming a sheet with 128 tables in the
+"""Score-sheet benchmark: server time of submitting and confirming a sheet with 128 tables in the
 game, and the database queries each takes with 16 and with 128 tables.
 
     python -m bench.sheets                                   # a throwaway SQLite file

@@ -1,4 +1,4 @@
-"""Standings benchmark (issue 6): the pure `compute` and the database-backed standings and pages.
+"""Standings benchmark: the pure `compute` and the database-backed standings and pages.
 
     python -m bench.standings              # compute: 1,024 players × 10 games, 50 runs; database: 128 players
     python -m bench.standings --quick      # fewer runs

@@ -1,1 +1,1 @@
-"""The load test of issue 6: see loadtest/README.md."""
+"""The load test: see loadtest/README.md."""

@@ -1,4 +1,4 @@
-"""Build the event the load test plays on (issue 6) and write its plan for locust.
+"""Build the event the load test plays on and write its plan for locust.
 
     DJANGO_SETTINGS_MODULE=config.settings.loadtest DATABASE_URL=… python -m loadtest.prepare --out plan.json
     DJANGO_SETTINGS_MODULE=… DATABASE_URL=… python -m loadtest.prepare --report plan.json

@@ -1,4 +1,4 @@
-"""Two app servers, one PostgreSQL, one Redis (issue 7): `python -m loadtest.two_servers` (`make two-servers`).
+"""Two app servers, one PostgreSQL, one Redis: `python -m loadtest.two_servers` (`make two-servers`).
 
 What `docker compose up --scale web=N` relies on, shown on one machine without Docker: two gunicorn
 servers on two ports (A and B, `config.settings.loadtest`: production-like, DEBUG off) share one

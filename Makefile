@@ -55,7 +55,7 @@ check-deploy: setup
 	DJANGO_ALLOWED_HOSTS=example.org $(PY) manage.py check --deploy --fail-level WARNING
 
 # Two gunicorn servers on one PostgreSQL database and one Redis cache agree while sheets go through both
-# (issue 7, loadtest/two_servers.py; about a minute). Needs DATABASE_URL=postgres://… (it makes its own database).
+# (loadtest/two_servers.py; about a minute). Needs DATABASE_URL=postgres://… (it makes its own database).
 .PHONY: two-servers
 two-servers: setup
 	$(PY) -m loadtest.two_servers $(TWO_SERVERS_ARGS)

@@ -1,4 +1,4 @@
-"""Locust scenario of issue 6: 500 phones polling the live pages while 128 referees submit score sheets.
+"""Locust scenario: 500 phones polling the live pages while 128 referees submit score sheets.
 
 Started by `loadtest/run.py` (see loadtest/README.md), or by hand against a running server:
 

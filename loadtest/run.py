@@ -1,4 +1,4 @@
-"""Run the issue 6 load test end to end, bounded in time: `python -m loadtest.run` (see loadtest/README.md).
+"""Run the load test end to end, bounded in time: `python -m loadtest.run` (see loadtest/README.md).
 
 For each database — SQLite always, PostgreSQL when DATABASE_URL names one (the test uses its own database,
 `rk_loadtest` by default, dropped and created anew) — it:

@@ -58,16 +58,6 @@ def without_request_details(response) -> str:
     return re.sub(r'name="next" value="[^"]*"', "", page)
 
 
-@pytest.fixture
-def stage():
-    return released_stage(8)
-
-
-@pytest.fixture
-def link(stage):
-    return TableLink.objects.create(stage=stage, table_number=1)
-
-
 # --- access ----------------------------------------------------------------------------------------------
 
 def test_a_table_link_opens_the_table_page_with_the_players_in_seat_order(client, stage, link):

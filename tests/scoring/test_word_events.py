@@ -23,17 +23,12 @@ from tournament.permissions import CHIEF_REFEREE
 from tournament.services import seating
 from tournament.services.audit import Actor
 
-pytestmark = pytest.mark.django_db
+pytestmark = [pytest.mark.django_db, pytest.mark.stage_of(game=Event.Game.WORD)]
 
 REFEREE = Actor(label="table 1 link")
 
 # Seat 1's first placement (6+ letters, R10), seat 2's, then the turn under test.
 OPENING = [WordTurnEntry(seat=1, words="PLANET"), WordTurnEntry(seat=2, words="GARDEN")]
-
-
-@pytest.fixture
-def stage():
-    return released_stage(8, game=Event.Game.WORD)
 
 
 def seats_of(stage, table=1, game=1):
@@ -196,11 +191,6 @@ def test_a_classic_export_has_no_turns():
 
 
 # --- the referee's pages ---------------------------------------------------------------------------------
-
-@pytest.fixture
-def link(stage):
-    return TableLink.objects.create(stage=stage, table_number=1)
-
 
 def game_url(link, game=1, preview=False):
     return f"/t/{link.token}/game/{game}/" + ("preview/" if preview else "")

@@ -11,7 +11,8 @@ def on_postgres(db):
 
 @pytest.fixture(autouse=True)
 def fresh_caches():
-    """Each test starts with empty caches: a rolled-back database reuses ids, and ids make cache keys."""
+    """Each test starts with empty caches: a rolled-back database reuses ids, and ids make cache keys; the
+    rate limits count in the cache too."""
     from django.core.cache import cache
 
     from scoring.snapshot import forget_snapshots

@@ -50,6 +50,13 @@ def make_event(festival=None, *, start=None, hours=7, **fields) -> Event:
     return Event.objects.create(**defaults)
 
 
+def open_event(festival=None, *, days_ahead=10, hours=3, **fields) -> Event:
+    """An event `days_ahead` days from now: registration open and withdrawal allowed right now (for views,
+    which use the real clock; withdrawals close 2 days before the start)."""
+    start = timezone.now() + dt.timedelta(days=days_ahead)
+    return make_event(festival, start=start.replace(microsecond=0), hours=hours, **fields)
+
+
 def make_player(festival, **fields) -> Player:
     n = next(_counter)
     defaults = {"name": f"Player {n}", "contact": f"player{n}@example.org", "birth_year": 1990, "affiliation": ""}

@@ -1,9 +1,17 @@
-"""Building score-sheet entries for tests."""
+"""Helpers of the scoring tests: score-sheet entries, sheets submitted and confirmed through the services,
+the small events several modules play, the chief referee, and a page's text."""
 
 import uuid
 
 from scoring.games.classic import Entry, SeatEntry
+from scoring.services.sheets import confirm_sheet, submit_sheet
+from tests.factories import make_staff, released_stage
+from tournament.models import Event
+from tournament.permissions import CHIEF_REFEREE
 from tournament.services import seating
+from tournament.services.audit import Actor
+
+LINK = Actor(label="table link")  # who submits the sheets below: a table's private link
 
 
 def entry_for(stage, game, table_number, values, *, end="went_out", winner=0, overrides=None) -> Entry:
@@ -21,3 +29,51 @@ def entry_for(stage, game, table_number, values, *, end="went_out", winner=0, ov
 
 def key() -> str:
     return uuid.uuid4().hex
+
+
+def text(response) -> str:
+    return response.content.decode()
+
+
+def chief_of(event) -> Actor:
+    """A new chief referee of the event's festival, as the services take them."""
+    return Actor(user=make_staff(event.festival, CHIEF_REFEREE))
+
+
+def seated(stage, game=1, table=1) -> list[int]:
+    return [seat.registration_id for seat in seating.seats(seating.game_draw(stage, game), table=table)]
+
+
+def confirm(stage, values, *, chief, game=1, table=1, end="went_out", winner=0):
+    """One table's sheet, submitted through the referee's service and confirmed by the chief referee."""
+    sheet = submit_sheet(stage=stage, game=game, table_number=table, accept_warnings=True,
+                         entry=entry_for(stage, game, table, values, end=end, winner=winner),
+                         idempotency_key=key(), actor=LINK, via="link")
+    return confirm_sheet(sheet=sheet, actor=chief)
+
+
+def play_game(stage, game, chief, rng, *, tie=False):
+    """Every table of `game`: the first seat goes out; distinct rack values unless `tie` (all losers on 5)."""
+    for table in seating.game_draw(stage, game).tables.all():
+        seats = table.seats.count()
+        values = [0] + ([5] * (seats - 1) if tie else rng.sample(range(1, 60), seats - 1))
+        confirm(stage, values, chief=chief, game=game, table=table.number)
+
+
+def busan_final(**fields):
+    """A four-player Busan event: the plan is the final alone (R8.1), drawn and released."""
+    stage = released_stage(4, **fields)
+    assert stage.is_final and stage.games == 1
+    return stage
+
+
+def played_busan_final(values=(0, 10, 20, 30), *, end="went_out", **fields):
+    """Seat 1 goes out; places follow the seat order for distinct values. Returns (stage, seat order)."""
+    stage = busan_final(**fields)
+    confirm(stage, list(values), chief=chief_of(stage.event), end=end)
+    return stage, seated(stage)
+
+
+def hong_kong(players, games=1):
+    return released_stage(players, format=Event.Format.HONG_KONG, ruleset=Event.Ruleset.HK_2016,
+                          rotation_games=games)

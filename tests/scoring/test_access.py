@@ -6,14 +6,9 @@ from django.utils import timezone
 
 from scoring.models import RefereeAssignment, TableLink
 from scoring.services.access import may_referee, table_by_link, table_for_user, table_stage
-from tests.factories import make_festival, make_staff, released_stage
+from tests.factories import make_festival, make_staff
 
 pytestmark = pytest.mark.django_db
-
-
-@pytest.fixture
-def stage():
-    return released_stage(8)
 
 
 def test_a_live_link_opens_its_own_table_and_acts_as_the_link(stage):

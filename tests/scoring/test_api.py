@@ -6,9 +6,9 @@ from django.urls import reverse
 
 from scoring.services import conduct
 from scoring.simulation import simulate
-from tests.factories import make_event, make_staff, released_stage
+from tests.factories import make_event, released_stage
+from tests.scoring.helpers import chief_of
 from tournament.models import ConductRecord, Event, Registration
-from tournament.services.audit import Actor
 
 pytestmark = pytest.mark.django_db
 
@@ -106,7 +106,7 @@ def test_a_disqualified_player_is_marked(client):
     event = stage.event
     player = Registration.objects.get(event=event, number=2)
     conduct.record_conduct(event=event, registration=player, kind=ConductRecord.Kind.DISQUALIFIED, note="x",
-                           actor=Actor(user=make_staff(event.festival, "chief referee")))
+                           actor=chief_of(event))
     assert client.get(api(event, "api-player", number=2)).json()["player"]["status"] == "disqualified"
     seats = [s for t in client.get(api(event, "api-draw")).json()["draw"]["tables"] for s in t["seats"]]
     assert next(s for s in seats if s["number"] == 2)["status"] == "disqualified"

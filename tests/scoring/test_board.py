@@ -13,7 +13,7 @@ from tournament.models import AuditEntry, Event, Lot, Stage
 from tournament.services import seating
 from tournament.services.audit import Actor
 
-pytestmark = pytest.mark.django_db
+pytestmark = [pytest.mark.django_db, pytest.mark.stage_of(players=16)]  # Busan round 1: 4 tables of 4, 3 games
 LINK = Actor(label="table 1 link")
 S = ScoreSheet.Status
 CLEAN = [0, 10, 20, 30]
@@ -44,21 +44,6 @@ def play(stage, chief, values=CLEAN, games=None):
     for game in games or range(1, stage.games + 1):
         for table in seating.game_draw(stage, game).tables.all():
             confirm_sheet(sheet=submit(stage, table.number, values, game=game), actor=Actor(user=chief))
-
-
-@pytest.fixture
-def stage():
-    return released_stage(16)  # Busan round 1: 4 tables of 4, 3 games
-
-
-@pytest.fixture
-def chief(stage):
-    return make_staff(stage.event.festival, "chief referee")
-
-
-@pytest.fixture
-def organiser(stage):
-    return make_staff(stage.event.festival, "organiser")
 
 
 def correction_post(sheet, **changes):

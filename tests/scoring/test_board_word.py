@@ -13,22 +13,12 @@ from tests.scoring.helpers import key
 from tournament.models import Event
 from tournament.services.audit import Actor
 
-pytestmark = pytest.mark.django_db
+pytestmark = [pytest.mark.django_db, pytest.mark.stage_of(game=Event.Game.WORD)]  # two tables of 4
 LINK = Actor(label="table 1 link")
 S = ScoreSheet.Status
 TURNS = [WordTurnEntry(seat=1, words="PLANET"), WordTurnEntry(seat=2, words="GARDEN"),
          WordTurnEntry(seat=3, drew=True), WordTurnEntry(seat=4, words="LAP CHIP EAR"),
          WordTurnEntry(seat=1, words="DISAPPEAR", used_all_tiles=True)]
-
-
-@pytest.fixture
-def stage():
-    return released_stage(8, game=Event.Game.WORD)  # two tables of 4
-
-
-@pytest.fixture
-def chief(stage):
-    return make_staff(stage.event.festival, "chief referee")
 
 
 def url(name, stage, sheet):

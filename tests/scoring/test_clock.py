@@ -15,7 +15,7 @@ from scoring import clock
 from scoring.models import TableLink
 from scoring.services.sheets import confirm_sheet, submit_sheet
 from tests.factories import make_event, make_staff, released_stage
-from tests.scoring.helpers import entry_for, key
+from tests.scoring.helpers import chief_of, entry_for, key, text
 from tournament.models import Draw, Event, Stage
 from tournament.schedule import schedule
 from tournament.services import draws, seating
@@ -196,7 +196,7 @@ def test_an_event_not_started_and_a_closed_stage_have_no_clock(client):
 @db
 def test_the_clock_stops_once_every_game_of_the_stage_is_confirmed(client):
     stage = running_stage(released_minutes_ago=80)
-    chief = Actor(user=make_staff(stage.event.festival, "chief referee"))
+    chief = chief_of(stage.event)
     rng = random.Random(3)
     for game in range(1, stage.games + 1):
         assert get_clock(client, stage.event).json()["state"] == "time"
@@ -258,10 +258,6 @@ def test_asking_the_clock_costs_the_same_few_queries_for_8_or_96_players(client,
 
 
 # --------------------------------------------------------------------- on the pages
-
-def text(response) -> str:
-    return response.content.decode()
-
 
 def table_page(client, stage, table=1, game=None):
     link = TableLink.objects.filter(stage=stage, table_number=table).first() or TableLink.objects.create(

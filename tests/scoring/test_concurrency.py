@@ -17,7 +17,7 @@ from scoring.models import ScoreSheet
 from scoring.services import progress
 from scoring.services.sheets import SheetExists, confirm_sheet, correct_sheet, return_sheet, submit_sheet
 from tests.factories import make_staff, released_stage
-from tests.scoring.helpers import entry_for, key
+from tests.scoring.helpers import chief_of, entry_for, key
 from tournament.models import AuditEntry, Event
 from tournament.permissions import ROLES
 from tournament.services import ServiceError, seating
@@ -153,7 +153,7 @@ def test_a_failure_in_the_middle_of_confirming_leaves_the_sheet_submitted_and_no
     """Fault injection: the step after the confirmation's own writes (Hong Kong movement) fails once after it
     has written the next game's seating. Runs on SQLite and PostgreSQL."""
     stage = released_stage(8, format=Event.Format.HONG_KONG, ruleset=Event.Ruleset.HK_2016)
-    chief = Actor(user=make_staff(stage.event.festival, "chief referee"))
+    chief = chief_of(stage.event)
     link = Actor(label="table link")
     sheets = [submit_sheet(stage=stage, game=1, table_number=t, entry=entry_for(stage, 1, t, (0, 5, 9, 14)),
                            accept_warnings=True, idempotency_key=key(), actor=link, via="table link") for t in (1, 2)]

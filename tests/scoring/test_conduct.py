@@ -3,7 +3,6 @@ disqualification / withdrawal / forfeit previewed before they apply, the player 
 results kept and marked; chief referees and organisers only; hostile input never a 500."""
 
 import random
-import uuid
 
 import pytest
 from django.urls import reverse
@@ -12,7 +11,7 @@ from scoring.exports import event_export
 from scoring.services import conduct, progress
 from scoring.standings import event_standings
 from tests.factories import make_festival, make_staff, released_stage
-from tests.scoring.test_progress import play_game
+from tests.scoring.helpers import chief_of, key, play_game
 from tournament.models import AuditEntry, ConductRecord, Draw, Event, Registration, StageEntry
 from tournament.services import ServiceError, seating
 from tournament.services import draws as draw_services
@@ -28,7 +27,7 @@ def url(event, name="conduct"):
 
 def post(client, event, action, number, note="Talked to another table", **extra):
     """The form as the page sends it, with a fresh one-time key unless `key=` is given."""
-    data = {"action": action, f"{action}-number": number, f"{action}-note": note, f"{action}-key": uuid.uuid4().hex}
+    data = {"action": action, f"{action}-number": number, f"{action}-note": note, f"{action}-key": key()}
     if action == "warning":
         data[f"{action}-kind"] = Kind.WARNING
     elif action == "disqualify":
@@ -211,7 +210,7 @@ def test_a_withdrawn_player_leaves_a_redrawn_draft(client):
 def test_hong_kong_movement_seats_a_forfeited_player_nowhere_r8_2():
     stage = released_stage(12, format=Event.Format.HONG_KONG, ruleset=Event.Ruleset.HK_2016)
     event = stage.event
-    chief = Actor(user=make_staff(event.festival, "chief referee"))
+    chief = chief_of(event)
     leaving = at_table(stage, 2)[0]
     conduct.record_conduct(event=event, registration=leaving, kind=Kind.FORFEIT, note="Left after game 1 (rule 15)",
                            actor=chief, stage=stage, game=1)

@@ -17,7 +17,7 @@ from scoring.models import ScoreSheet, SheetSeat
 from scoring.services.sheets import confirm_sheet, submit_sheet
 from scoring.simulation import simulate
 from tests.factories import make_event, make_festival, make_staff, released_stage
-from tests.scoring.helpers import entry_for, key
+from tests.scoring.helpers import chief_of, entry_for, key
 from tournament.models import Event, Player, StageEntry
 from tournament.services.audit import Actor
 
@@ -136,7 +136,7 @@ def test_scores_are_json_numbers_whole_ones_without_decimals():
 
 def test_only_confirmed_sheets_are_exported():
     stage = released_stage(8)
-    chief = Actor(user=make_staff(stage.event.festival, "chief referee"))
+    chief = chief_of(stage.event)
     referee = Actor(label="table link")
     sheets = [submit_sheet(stage=stage, game=1, table_number=table, entry=entry_for(stage, 1, table, [0, 10, 20, 30]),
                            accept_warnings=True, idempotency_key=key(), actor=referee, via="link")

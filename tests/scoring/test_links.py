@@ -17,7 +17,7 @@ from tournament.services import ServiceError, seating
 from tournament.services import draws as draw_services
 from tournament.services.audit import Actor
 
-pytestmark = pytest.mark.django_db
+pytestmark = [pytest.mark.django_db, pytest.mark.stage_of(players=16)]  # 4 tables
 ACTOR = Actor(label="test")
 
 
@@ -28,16 +28,6 @@ def url(name, stage, **extra):
 
 def entry_page(token):
     return reverse("referee-link-table", kwargs={"token": token})
-
-
-@pytest.fixture
-def stage():
-    return released_stage(16)  # 4 tables
-
-
-@pytest.fixture
-def organiser(stage):
-    return make_staff(stage.event.festival, "organiser")
 
 
 # --- services -------------------------------------------------------------------------------------------

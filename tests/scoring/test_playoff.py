@@ -10,7 +10,7 @@ from scoring.results.placing import PLAYOFF
 from scoring.services.playoff import create_playoff
 from scoring.standings import event_standings
 from tests.factories import make_festival, make_staff
-from tests.scoring.test_results import chief_of, confirm, hong_kong, played_busan_final, seated
+from tests.scoring.helpers import chief_of, confirm, hong_kong, played_busan_final, seated
 from tournament.formats.draw import draw_seat_orders
 from tournament.models import AuditEntry, Draw, Lot, Stage, StageEntry
 from tournament.services import ServiceError, seating

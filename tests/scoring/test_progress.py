@@ -5,33 +5,18 @@ import random
 import pytest
 
 from scoring.services import progress
-from scoring.services.sheets import confirm_sheet, submit_sheet
-from tests.factories import make_staff, released_stage
-from tests.scoring.helpers import entry_for, key
+from tests.factories import released_stage
+from tests.scoring.helpers import chief_of, play_game
 from tournament.models import Draw, Event, Lot, StageEntry
 from tournament.services import ServiceError, seating
 from tournament.services import draws as draw_services
-from tournament.services.audit import Actor
 
 pytestmark = pytest.mark.django_db
-REFEREE = Actor(label="referee link")
-
-
-def play_game(stage, game, chief, rng, *, tie=False):
-    """Every table of `game`: the first seat goes out; distinct rack values unless `tie`."""
-    draw = seating.game_draw(stage, game)
-    for table in draw.tables.all():
-        seats = table.seats.count()
-        values = [0] + ([5] * (seats - 1) if tie else rng.sample(range(1, 60), seats - 1))
-        sheet = submit_sheet(stage=stage, game=game, table_number=table.number,
-                             entry=entry_for(stage, game, table.number, values), accept_warnings=True,
-                             idempotency_key=key(), actor=REFEREE, via="link")
-        confirm_sheet(sheet=sheet, actor=chief)
 
 
 def test_hong_kong_top_two_move_up_a_table_after_each_game_r8_2():
     stage = released_stage(16, format=Event.Format.HONG_KONG, ruleset=Event.Ruleset.HK_2016)
-    chief = Actor(user=make_staff(stage.event.festival, "chief referee"))
+    chief = chief_of(stage.event)
     rng = random.Random(1)
     before = seating.player_ids(seating.game_draw(stage, 1))
     play_game(stage, 1, chief, rng)
@@ -48,7 +33,7 @@ def test_hong_kong_top_two_move_up_a_table_after_each_game_r8_2():
 
 def test_hong_kong_tie_for_moving_is_settled_by_a_recorded_lot_r7():
     stage = released_stage(8, format=Event.Format.HONG_KONG, ruleset=Event.Ruleset.HK_2016)
-    chief = Actor(user=make_staff(stage.event.festival, "chief referee"))
+    chief = chief_of(stage.event)
     play_game(stage, 1, chief, random.Random(2), tie=True)  # three losers on 5: one of them moves
     lots = Lot.objects.filter(stage=stage, purpose=Lot.Purpose.MOVE)
     assert lots.count() == 2
@@ -58,7 +43,7 @@ def test_hong_kong_tie_for_moving_is_settled_by_a_recorded_lot_r7():
 
 def test_busan_round_closes_with_top_two_per_table_and_the_next_round_is_drawn_r8_1():
     stage = released_stage(16)
-    chief = Actor(user=make_staff(stage.event.festival, "chief referee"))
+    chief = chief_of(stage.event)
     rng = random.Random(3)
     with pytest.raises(ServiceError):
         progress.close_stage(stage=stage, actor=chief)
@@ -79,7 +64,7 @@ def test_busan_round_closes_with_top_two_per_table_and_the_next_round_is_drawn_r
 
 def test_busan_tie_at_the_cut_blocks_closing_until_a_lot_is_drawn_r7():
     stage = released_stage(8)
-    chief = Actor(user=make_staff(stage.event.festival, "chief referee"))
+    chief = chief_of(stage.event)
     for game in (1, 2, 3):
         play_game(stage, game, chief, random.Random(game), tie=True)
     assert not progress.advancement(stage).resolved

@@ -11,8 +11,8 @@ from django.utils import timezone
 
 from scoring.services.sheets import confirm_sheet, correct_sheet, submit_sheet
 from scoring.standings_board import build_board
-from tests.factories import make_event, make_player, make_registration, make_staff, released_stage
-from tests.scoring.helpers import entry_for, key
+from tests.factories import make_event, make_player, make_registration, released_stage
+from tests.scoring.helpers import chief_of, entry_for, key, play_game, text
 from tournament.models import ConductRecord, Event, Stage
 from tournament.services import draws, seating
 from tournament.services.audit import Actor
@@ -25,10 +25,6 @@ MINUS = "\u2212"
 
 # R6 golden table (seed 001): each player's score in games 1–4.
 GOLDEN = {"루미": (24, -6, -32, 49), "큐브": (-5, -11, -13, -14), "퍼니": (-16, 22, -2, -16), "알토": (-3, -5, 47, -19)}
-
-
-def chief_of(event):
-    return Actor(user=make_staff(event.festival, "chief referee"))
 
 
 def urls(event, **extra):
@@ -61,22 +57,6 @@ def golden_entry(stage, game):
 def submit_golden(stage, game):
     return submit_sheet(stage=stage, game=game, table_number=1, entry=golden_entry(stage, game),
                         accept_warnings=True, idempotency_key=key(), actor=REFEREE, via="link")
-
-
-def play_game(stage, game, chief, rng, *, tie=False):
-    """Every table of `game`: the first seat goes out; distinct rack values unless `tie` (all losers on 5)."""
-    draw = seating.game_draw(stage, game)
-    for table in draw.tables.all():
-        seats = table.seats.count()
-        values = [0] + ([5] * (seats - 1) if tie else rng.sample(range(1, 60), seats - 1))
-        sheet = submit_sheet(stage=stage, game=game, table_number=table.number,
-                             entry=entry_for(stage, game, table.number, values), accept_warnings=True,
-                             idempotency_key=key(), actor=REFEREE, via="link")
-        confirm_sheet(sheet=sheet, actor=chief)
-
-
-def text(response) -> str:
-    return response.content.decode()
 
 
 # ------------------------------------------------------------------ standings

@@ -3,7 +3,6 @@ check, submitting (idempotent), and hostile input — R4–R6 judged by the same
 
 import random
 import re
-import uuid
 
 import pytest
 from django.test import Client
@@ -12,7 +11,7 @@ from django.utils import timezone
 from scoring.models import RefereeAssignment, ScoreSheet, TableLink
 from scoring.services.sheets import confirm_sheet, return_sheet, submit_sheet
 from tests.factories import make_festival, make_staff, released_stage
-from tests.scoring.helpers import entry_for, key
+from tests.scoring.helpers import chief_of, entry_for, key, text
 from tournament.models import AuditEntry, Event
 from tournament.services import seating
 from tournament.services.audit import Actor
@@ -34,7 +33,7 @@ def sheet_data(stage, game, table, values, *, end="went_out", winner=0, idem=Non
     """The POST the entry form sends: `values[i]` is seat i's counted rack value (the winner's is ignored);
     `overrides[i]` replaces seat i's fields (short names: tiles, rack_value, jokers, opened, …)."""
     seats = seats or seating.seats(seating.game_draw(stage, game), table=table)
-    data = {"idempotency_key": idem or uuid.uuid4().hex, "end": end, "went_out": "", "action": action}
+    data = {"idempotency_key": idem or key(), "end": end, "went_out": "", "action": action}
     for index, seat in enumerate(seats):
         out = end == "went_out" and index == winner
         if out:
@@ -48,24 +47,10 @@ def sheet_data(stage, game, table, values, *, end="went_out", winner=0, idem=Non
     return data
 
 
-def text(response) -> str:
-    return response.content.decode()
-
-
 def without_request_details(response) -> str:
     """The page minus what differs per request anyway: the CSRF token and the address it was asked for."""
     page = re.sub(r'(name="csrfmiddlewaretoken" value|name="csrf-token" content)="[^"]*"', r"\1", text(response))
     return re.sub(r'name="next" value="[^"]*"', "", page)
-
-
-@pytest.fixture
-def stage():
-    return released_stage(8)
-
-
-@pytest.fixture
-def link(stage):
-    return TableLink.objects.create(stage=stage, table_number=1)
 
 
 # --- access ----------------------------------------------------------------------------------------------
@@ -197,7 +182,7 @@ def test_pages_render_in_korean_and_chinese(client, stage, link):
 
 def test_hong_kong_pages_show_each_games_own_seating(client):
     stage = released_stage(16, format=Event.Format.HONG_KONG, ruleset=Event.Ruleset.HK_2016)
-    chief = Actor(user=make_staff(stage.event.festival, "chief referee"))
+    chief = chief_of(stage.event)
     link = TableLink.objects.create(stage=stage, table_number=2)
     assert "Not released yet" in text(client.get(link_url(link)))
     assert "has not been released yet" in text(client.get(link_url(link, 2)))
@@ -222,7 +207,7 @@ def test_hong_kong_pages_show_each_games_own_seating(client):
 
 
 def test_confirmed_and_submitted_sheets_are_shown_read_only(client, stage, link):
-    chief = Actor(user=make_staff(stage.event.festival, "chief referee"))
+    chief = chief_of(stage.event)
     sheet = submit_sheet(stage=stage, game=1, table_number=1, entry=entry_for(stage, 1, 1, [0, 5, 6, 7]),
                          accept_warnings=False, idempotency_key=key(), actor=Actor(label="table 1 link"), via="table 1 link")
     page = text(client.get(link_url(link, 1)))
@@ -336,7 +321,7 @@ def test_never_opened_player_counted_needs_the_could_open_answer_r5(client, stag
 
 
 def test_a_returned_sheet_is_prefilled_and_sent_again_as_a_new_version(client, stage, link):
-    chief = Actor(user=make_staff(stage.event.festival, "chief referee"))
+    chief = chief_of(stage.event)
     data = sheet_data(stage, 1, 1, [0, 5, 6, 7])
     client.post(link_url(link, 1), data)
     return_sheet(sheet=ScoreSheet.objects.get(), actor=chief, reason="Seat 2 held 15")

@@ -20,65 +20,32 @@ from scoring.results.placing import (
 )
 from scoring.results.season import season_standings
 from scoring.services import progress
-from scoring.services.sheets import confirm_sheet, submit_sheet
 from scoring.simulation import simulate
 from tests.factories import make_festival, make_staff, released_stage
-from tests.scoring.helpers import entry_for, key
-from tournament.models import AuditEntry, Event, Lot
+from tests.scoring.helpers import (
+    busan_final,
+    chief_of,
+    confirm,
+    hong_kong,
+    play_game,
+    played_busan_final,
+    seated,
+)
+from tournament.models import AuditEntry, Lot
 from tournament.services import draws as draw_services
-from tournament.services import seating
-from tournament.services.audit import Actor
 
 BAD_POINTS = "Write whole numbers from 0 to 100000, comma-separated, e.g. 100,70,50."
 
 pytestmark = pytest.mark.django_db
-REFEREE = Actor(label="table link")
 EVENT_YEAR = 2030  # tests/factories.py EVENT_DAY
 
 
-# --- helpers (test_playoff.py uses them too) ----------------------------------------------------------
-
-def chief_of(event) -> Actor:
-    return Actor(user=make_staff(event.festival, "chief referee"))
-
-
-def seated(stage, game=1, table=1) -> list[int]:
-    return [seat.registration_id for seat in seating.seats(seating.game_draw(stage, game), table=table)]
-
-
-def confirm(stage, values, *, chief, game=1, table=1, end="went_out", winner=0):
-    """One table's sheet, submitted through the referee's service and confirmed by the chief referee."""
-    sheet = submit_sheet(stage=stage, game=game, table_number=table, accept_warnings=True,
-                         entry=entry_for(stage, game, table, values, end=end, winner=winner),
-                         idempotency_key=key(), actor=REFEREE, via="link")
-    return confirm_sheet(sheet=sheet, actor=chief)
-
+# --- helpers ---------------------------------------------------------------------------------------------
 
 def play_stage(stage, chief, rng):
     """Every game of a stage: seat 1 goes out, the others hold distinct rack values."""
     for game in range(1, stage.games + 1):
-        for table in seating.game_draw(stage, game).tables.all():
-            values = [0] + rng.sample(range(1, 60), table.seats.count() - 1)
-            confirm(stage, values, chief=chief, game=game, table=table.number)
-
-
-def busan_final(**fields):
-    """A four-player Busan event: the plan is the final alone (R8.1), drawn and released."""
-    stage = released_stage(4, **fields)
-    assert stage.is_final and stage.games == 1
-    return stage
-
-
-def played_busan_final(values=(0, 10, 20, 30), *, end="went_out", **fields):
-    """Seat 1 goes out; places follow the seat order for distinct values. Returns (stage, seat order)."""
-    stage = busan_final(**fields)
-    confirm(stage, list(values), chief=chief_of(stage.event), end=end)
-    return stage, seated(stage)
-
-
-def hong_kong(players, games=1):
-    return released_stage(players, format=Event.Format.HONG_KONG, ruleset=Event.Ruleset.HK_2016,
-                          rotation_games=games)
+        play_game(stage, game, chief, rng)
 
 
 def places(event):

@@ -14,8 +14,8 @@ from scoring.services.sheets import (
     return_sheet,
     submit_sheet,
 )
-from tests.factories import make_staff, released_stage
-from tests.scoring.helpers import entry_for, key
+from tests.factories import released_stage
+from tests.scoring.helpers import chief_of, entry_for, key
 from tournament.models import AuditEntry, Event
 from tournament.services import ServiceError
 from tournament.services.audit import Actor
@@ -138,7 +138,7 @@ def test_unrelease_is_refused_once_results_exist():
 
 def test_confirm_return_resubmit_and_audit():
     stage = released_stage(4)
-    chief = Actor(user=make_staff(stage.event.festival, "chief referee"))
+    chief = chief_of(stage.event)
     sheet = submit(stage, entry_for(stage, 1, 1, [0, 5, 5, 5]))
     return_sheet(sheet=sheet, actor=chief, reason="seat 3 counted twice")
     second = submit(stage, entry_for(stage, 1, 1, [0, 5, 4, 5]))
@@ -153,7 +153,7 @@ def test_confirm_return_resubmit_and_audit():
 
 def test_nobody_confirms_their_own_sheet():
     stage = released_stage(4)
-    chief = Actor(user=make_staff(stage.event.festival, "chief referee"))
+    chief = chief_of(stage.event)
     sheet = submit(stage, entry_for(stage, 1, 1, [0, 5, 5, 5]), actor=chief)
     with pytest.raises(ServiceError) as refused:
         confirm_sheet(sheet=sheet, actor=chief)
@@ -162,7 +162,7 @@ def test_nobody_confirms_their_own_sheet():
 
 def test_return_needs_a_reason_and_a_submitted_sheet():
     stage = released_stage(4)
-    chief = Actor(user=make_staff(stage.event.festival, "chief referee"))
+    chief = chief_of(stage.event)
     sheet = submit(stage, entry_for(stage, 1, 1, [0, 5, 5, 5]))
     with pytest.raises(ServiceError):
         return_sheet(sheet=sheet, actor=chief, reason="  ")
@@ -173,7 +173,7 @@ def test_return_needs_a_reason_and_a_submitted_sheet():
 
 def test_correction_is_a_new_version_and_keeps_the_old():
     stage = released_stage(4)
-    chief = Actor(user=make_staff(stage.event.festival, "chief referee"))
+    chief = chief_of(stage.event)
     sheet = submit(stage, entry_for(stage, 1, 1, [0, 5, 5, 5]))
     confirm_sheet(sheet=sheet, actor=chief)
     fixed = correct_sheet(sheet=sheet, entry=entry_for(stage, 1, 1, [0, 9, 5, 5]), reason="recount",

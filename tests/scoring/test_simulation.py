@@ -17,8 +17,8 @@ from scoring.models import ScoreSheet, SheetSeat
 from scoring.services import progress
 from scoring.services.sheets import confirm_sheet, submit_sheet
 from scoring.simulation import SimulationError, confirmed_results, final_order, simulate
-from tests.factories import make_festival, make_staff, released_stage
-from tests.scoring.helpers import entry_for, key
+from tests.factories import make_festival, released_stage
+from tests.scoring.helpers import chief_of, entry_for, key
 from tournament.formats import busan, hongkong
 from tournament.models import Draw, Event, Lot, StageEntry
 from tournament.services import seating
@@ -201,7 +201,7 @@ def queries(func):
 def submit_and_confirm_counts(tables: int, fmt: str) -> dict[str, int]:
     fields = {"format": Event.Format.HONG_KONG, "ruleset": Event.Ruleset.HK_2016} if fmt == "hk" else {}
     stage = released_stage(tables * 4, capacity=tables * 4, **fields)
-    chief = Actor(user=make_staff(stage.event.festival, "chief referee"))
+    chief = chief_of(stage.event)
     link = Actor(label="table link")
     counts = {}
 
@@ -236,7 +236,7 @@ def test_submitting_and_confirming_a_sheet_take_the_same_queries_with_16_or_128_
 
 def test_submit_and_confirm_stay_within_a_fixed_query_budget(django_assert_max_num_queries):
     stage = released_stage(128 * 4, capacity=512)
-    chief = Actor(user=make_staff(stage.event.festival, "chief referee"))
+    chief = chief_of(stage.event)
     link = Actor(label="table 77 link")
     with django_assert_max_num_queries(15):
         sheet = submit_sheet(stage=stage, game=2, table_number=77, entry=entry_for(stage, 2, 77, [0, 5, 9, 14]),

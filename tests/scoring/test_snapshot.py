@@ -7,7 +7,7 @@ import pytest
 from scoring.snapshot import event_snapshot
 from scoring.standings import compute, criteria_for, event_standings
 from tests.factories import released_stage
-from tests.scoring.test_public_pages import chief_of, play_game
+from tests.scoring.helpers import chief_of, play_game, played_busan_final
 
 pytestmark = pytest.mark.django_db
 
@@ -55,8 +55,6 @@ def test_one_snapshot_per_version_and_a_new_one_after_a_confirmation():
 
 def test_a_lot_breaks_the_tie_in_the_running_rank_as_in_the_standings_r7():
     from scoring.results.actions import draw_place_lot
-    from tests.scoring.test_results import played_busan_final
-
     stage, seats = played_busan_final((5, 5, 10, 20), end="blocked")  # two winners share place 1
     event = stage.event
     before = event_snapshot(fresh(event))

@@ -3,7 +3,6 @@ pages as classic events: the R10 examples scored by the service, jokers left, th
 dictionary miss, impossible letters refused, the turn-by-turn referee page and the simulated event."""
 
 import json
-import uuid
 from collections import Counter
 from io import StringIO
 
@@ -16,24 +15,18 @@ from scoring.models import ScoreSheet, TableLink, WordTurn
 from scoring.services.sheets import SheetExists, SheetRefused, confirm_sheet, correct_sheet, submit_sheet
 from scoring.simulation import simulate_word
 from scoring.standings import event_standings
-from tests.factories import make_staff, released_stage
-from tests.scoring.helpers import key
+from tests.factories import released_stage
+from tests.scoring.helpers import chief_of, key
 from tournament.models import AuditEntry, Event, Festival
-from tournament.permissions import CHIEF_REFEREE
 from tournament.services import seating
 from tournament.services.audit import Actor
 
-pytestmark = pytest.mark.django_db
+pytestmark = [pytest.mark.django_db, pytest.mark.stage_of(game=Event.Game.WORD)]
 
 REFEREE = Actor(label="table 1 link")
 
 # Seat 1's first placement (6+ letters, R10), seat 2's, then the turn under test.
 OPENING = [WordTurnEntry(seat=1, words="PLANET"), WordTurnEntry(seat=2, words="GARDEN")]
-
-
-@pytest.fixture
-def stage():
-    return released_stage(8, game=Event.Game.WORD)
 
 
 def seats_of(stage, table=1, game=1):
@@ -44,10 +37,6 @@ def submit(stage, turns, jokers=None, *, table=1, game=1, accept=False, idem=Non
     return submit_sheet(stage=stage, game=game, table_number=table,
                         entry=WordEntry(end=end, turns=tuple(turns), jokers_left=jokers or {}),
                         accept_warnings=accept, idempotency_key=idem or key(), actor=REFEREE, via=REFEREE.label)
-
-
-def chief_of(stage):
-    return Actor(user=make_staff(stage.event.festival, CHIEF_REFEREE))
 
 
 def scores(sheet) -> dict[int, tuple[int, bool]]:
@@ -141,11 +130,11 @@ def test_the_same_key_records_one_sheet_and_a_second_sheet_for_the_table_is_refu
 
 def test_confirmation_and_correction_work_on_word_sheets(stage):
     sheet = submit(stage, [*OPENING, WordTurnEntry(seat=3, words="DISAPPEAR")], accept=True)
-    confirm_sheet(sheet=sheet, actor=chief_of(stage))
+    confirm_sheet(sheet=sheet, actor=chief_of(stage.event))
     sheet.refresh_from_db()
     assert sheet.status == ScoreSheet.Status.CONFIRMED
     new = correct_sheet(sheet=sheet, entry=WordEntry(end="went_out", turns=(*OPENING, WordTurnEntry(seat=3, words="APPEAR"))),
-                        reason="misheard", accept_warnings=True, idempotency_key=key(), actor=chief_of(stage))
+                        reason="misheard", accept_warnings=True, idempotency_key=key(), actor=chief_of(stage.event))
     sheet.refresh_from_db()
     assert sheet.status == ScoreSheet.Status.SUPERSEDED and new.status == ScoreSheet.Status.CONFIRMED
     assert new.version == 2 and scores(new)[3] == (6, True)
@@ -155,7 +144,7 @@ def test_confirmation_and_correction_work_on_word_sheets(stage):
 # --- standings and exports read Word sheets unchanged -----------------------------------------------------
 
 def test_standings_rank_word_players_by_wins_then_points(stage):
-    chief = chief_of(stage)
+    chief = chief_of(stage.event)
     # Game 1: seat 3 wins with 9; game 2: seat 3 wins again with 7; seat 1 has the most points overall.
     game1 = submit(stage, [WordTurnEntry(seat=1, words="PLANET"), WordTurnEntry(seat=2, words="GARDEN"),
                            WordTurnEntry(seat=3, words="DISAPPEAR")], accept=True)
@@ -176,7 +165,7 @@ def test_standings_rank_word_players_by_wins_then_points(stage):
 def test_the_json_export_gives_the_turns_of_a_confirmed_word_sheet(stage):
     sheet = submit(stage, [*OPENING, WordTurnEntry(seat=3, drew=True),
                            WordTurnEntry(seat=4, words="LAP CHIP EAR")], {1: 1}, accept=True)
-    confirm_sheet(sheet=sheet, actor=chief_of(stage))
+    confirm_sheet(sheet=sheet, actor=chief_of(stage.event))
     data = json.loads(json.dumps(event_export(stage.event), default=str))
     table = data["stages"][0]["games"][0]["tables"][0]
     assert table["turns"] == [
@@ -197,18 +186,13 @@ def test_a_classic_export_has_no_turns():
 
 # --- the referee's pages ---------------------------------------------------------------------------------
 
-@pytest.fixture
-def link(stage):
-    return TableLink.objects.create(stage=stage, table_number=1)
-
-
 def game_url(link, game=1, preview=False):
     return f"/t/{link.token}/game/{game}/" + ("preview/" if preview else "")
 
 
 def word_post(turns, *, rows=12, jokers=None, action="submit", accept=False, idem=None, end="went_out"):
     """The POST the Word form sends: `turns` are (seat, words, drew, used_all) for the first rows."""
-    data = {"idempotency_key": idem or uuid.uuid4().hex, "rows": str(rows), "end": end, "action": action}
+    data = {"idempotency_key": idem or key(), "rows": str(rows), "end": end, "action": action}
     for i in range(rows):
         seat, words, drew, used_all = turns[i] if i < len(turns) else (1, "", False, False)
         data[f"t{i}_seat"] = str(seat)
@@ -350,10 +334,10 @@ def test_a_word_sheet_cannot_be_submitted_or_corrected_as_a_classic_sheet(stage)
                      accept_warnings=True, idempotency_key=key(), actor=REFEREE, via=REFEREE.label)
     assert submitted.value.code == "word_event"
     sheet = submit(stage, [*OPENING], accept=True)
-    confirm_sheet(sheet=sheet, actor=chief_of(stage))
+    confirm_sheet(sheet=sheet, actor=chief_of(stage.event))
     with pytest.raises(ServiceError) as corrected:
         correct_sheet(sheet=sheet, entry=entry_for(stage, 1, 1, [0, 5, 5, 5]), reason="x", accept_warnings=True,
-                      idempotency_key=key(), actor=chief_of(stage))
+                      idempotency_key=key(), actor=chief_of(stage.event))
     assert corrected.value.code == "word_event"
     sheet.refresh_from_db()
     assert sheet.status == ScoreSheet.Status.CONFIRMED

@@ -13,30 +13,12 @@ from tests.factories import make_event, make_festival, make_player, make_registr
 from tournament.models import AuditEntry, Event, Player, Registration
 from tournament.models.registration import contact_key, name_key
 
-pytestmark = pytest.mark.django_db
+pytestmark = [pytest.mark.django_db, pytest.mark.event_of(capacity=2)]
 
 S = Registration.Status
 
 
 # --- helpers -----------------------------------------------------------------------------------------------
-
-
-@pytest.fixture
-def event():
-    return make_event(
-        make_festival(slug="busan-2030", name="Busan 2030"), slug="open", name="Open", capacity=2
-    )
-
-
-@pytest.fixture
-def organiser(event):
-    return make_staff(event.festival, "organiser")
-
-
-@pytest.fixture
-def organiser_client(client, organiser):
-    client.force_login(organiser)
-    return client
 
 
 def url(name, event, **extra):

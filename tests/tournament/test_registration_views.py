@@ -5,33 +5,18 @@ import time
 
 import pytest
 from django.conf import settings
-from django.core.cache import cache
 from django.test import RequestFactory
 from django.urls import reverse
 from django.utils import timezone
 from django_ratelimit.core import get_usage
 
-from tests.factories import make_event, make_festival, make_player, make_registration
+from tests.factories import make_festival, make_player, make_registration, open_event
 from tournament.models import Player, Registration
 from tournament.views.registration import PLAYER_TOKENS_SESSION_KEY, event_register
 
 pytestmark = pytest.mark.django_db
 
 VALID = {"name": "김민준", "contact": "minjun@example.kr", "birth_year": "2010", "affiliation": "", "ranking_id": ""}
-
-
-@pytest.fixture(autouse=True)
-def fresh_rate_limit_counts():
-    # The rate limit counts in the cache (LocMemCache in tests); every test starts from zero.
-    cache.clear()
-    yield
-    cache.clear()
-
-
-def open_event(festival=None, *, days_ahead=10, hours=3, **fields):
-    """An event whose registration is open right now (views use the real clock)."""
-    start = timezone.now() + dt.timedelta(days=days_ahead)
-    return make_event(festival, start=start.replace(microsecond=0), hours=hours, **fields)
 
 
 def register_url(event):

@@ -25,11 +25,6 @@ S = Registration.Status
 
 
 @pytest.fixture
-def festival(db):
-    return make_festival(slug="busan-2030", name="Busan 2030")
-
-
-@pytest.fixture
 def events(festival):
     """`open` 11:00–18:00, `pairs` 14:00–16:00 (overlaps `open`, R9), `junior` the next day."""
     return {
@@ -38,17 +33,6 @@ def events(festival):
         "junior": make_event(festival, slug="junior", name="Junior 어린이부",
                              start=EVENT_DAY.replace(hour=11) + dt.timedelta(days=1)),
     }
-
-
-@pytest.fixture
-def organiser(festival):
-    return make_staff(festival, ORGANISER)
-
-
-@pytest.fixture
-def client_org(client, organiser):
-    client.force_login(organiser)
-    return client
 
 
 def csv_bytes(rows, *, header=HEADER, encoding="utf-8", bom=False) -> bytes:
@@ -112,10 +96,10 @@ def active_names(festival):
 # --- good files ----------------------------------------------------------------------------------------
 
 
-def test_sample_csv_with_bom_imports_hangul_chinese_and_latin_names(client_org, festival, events):
-    url, page = preview(client_org, festival, (DATA / "registrations.csv").read_bytes())
+def test_sample_csv_with_bom_imports_hangul_chinese_and_latin_names(organiser_client, festival, events):
+    url, page = preview(organiser_client, festival, (DATA / "registrations.csv").read_bytes())
     assert "3 valid" in page.content.decode()
-    response = confirm(client_org, url)
+    response = confirm(organiser_client, url)
     assert response.status_code == 302
     assert active_names(festival) == sorted(["김민준", "陳大文", "Jane Smith"])
     kim = Player.objects.get(festival=festival, name="김민준")
@@ -123,68 +107,68 @@ def test_sample_csv_with_bom_imports_hangul_chinese_and_latin_names(client_org, 
     audit = AuditEntry.objects.get(action="import.registrations")
     assert audit.festival == festival and audit.after["rows"] == 3 and audit.after["file"] == "players.csv"
     # The upload is forgotten once imported: confirming twice cannot import twice.
-    again = client_org.post(url, {"action": "all"})
+    again = organiser_client.post(url, {"action": "all"})
     assert again.status_code == 302 and Registration.objects.count() == 3
 
 
-def test_cp949_csv_from_korean_excel_with_korean_headers_imports(client_org, festival, events):
+def test_cp949_csv_from_korean_excel_with_korean_headers_imports(organiser_client, festival, events):
     header = ["종목", "이름", "연락처", "출생연도", "소속", "랭킹번호"]
     content = csv_bytes([row(name="박서연"), row(name="똠방각하", contact="010-2222-3333")],
                         header=header, encoding="cp949")
     with pytest.raises(UnicodeDecodeError):
         content.decode("utf-8")
-    url, page = preview(client_org, festival, content)
+    url, page = preview(organiser_client, festival, content)
     assert "CP949" in page.content.decode()
-    confirm(client_org, url)
+    confirm(organiser_client, url)
     assert active_names(festival) == ["똠방각하", "박서연"]
 
 
-def test_euc_kr_csv_imports(client_org, festival, events):
-    url, _page = preview(client_org, festival, csv_bytes([row(name="이수진")], encoding="euc_kr"))
-    confirm(client_org, url)
+def test_euc_kr_csv_imports(organiser_client, festival, events):
+    url, _page = preview(organiser_client, festival, csv_bytes([row(name="이수진")], encoding="euc_kr"))
+    confirm(organiser_client, url)
     assert active_names(festival) == ["이수진"]
 
 
-def test_big5_csv_from_hong_kong_with_chinese_headers_imports(client_org, festival, events):
+def test_big5_csv_from_hong_kong_with_chinese_headers_imports(organiser_client, festival, events):
     header = ["項目", "姓名", "聯絡方式", "出生年份", "所屬", "排名編號"]
     rows = [row(name="陳大文", contact="9123 4567", affiliation="聖保羅書院"),
             row(name="黃小明", contact="chan@example.hk", affiliation="香港華仁書院")]
-    url, page = preview(client_org, festival, csv_bytes(rows, header=header, encoding="big5"))
+    url, page = preview(organiser_client, festival, csv_bytes(rows, header=header, encoding="big5"))
     assert "Big5" in page.content.decode()
-    confirm(client_org, url)
+    confirm(organiser_client, url)
     assert active_names(festival) == sorted(["陳大文", "黃小明"])
     assert Player.objects.get(name="黃小明").affiliation == "香港華仁書院"
 
 
-def test_utf8_csv_without_bom_and_event_by_name_imports(client_org, festival, events):
-    url, _page = preview(client_org, festival, csv_bytes([row(event="Junior 어린이부", name="최지우")]))
-    confirm(client_org, url)
+def test_utf8_csv_without_bom_and_event_by_name_imports(organiser_client, festival, events):
+    url, _page = preview(organiser_client, festival, csv_bytes([row(event="Junior 어린이부", name="최지우")]))
+    confirm(organiser_client, url)
     assert Registration.objects.get().event == events["junior"]
 
 
-def test_xlsx_with_numeric_cells_imports(client_org, festival, events):
+def test_xlsx_with_numeric_cells_imports(organiser_client, festival, events):
     # Excel stores typed numbers as numbers: a birth year 2010 arrives as 2010 (or 2010.0).
     content = xlsx_bytes([row(name="김하늘", birth_year=2010), row(name="王美玲", contact="wang@example.tw", birth_year=2011.0)])
-    url, _page = preview(client_org, festival, content, name="players.XLSX")
-    confirm(client_org, url)
+    url, _page = preview(organiser_client, festival, content, name="players.XLSX")
+    confirm(organiser_client, url)
     assert sorted(Player.objects.values_list("name", "birth_year")) == [("王美玲", 2011), ("김하늘", 2010)]
 
 
-def test_rows_without_event_take_the_chosen_event(client_org, festival, events):
+def test_rows_without_event_take_the_chosen_event(organiser_client, festival, events):
     content = csv_bytes([["이도윤", "010-5555-6666", "2008"]], header=["name", "contact", "birth_year"])
-    assert "event" in form_errors(upload(client_org, festival, content))  # no event column, no default
-    url, _page = preview(client_org, festival, content, default_event="junior")
-    confirm(client_org, url)
+    assert "event" in form_errors(upload(organiser_client, festival, content))  # no event column, no default
+    url, _page = preview(organiser_client, festival, content, default_event="junior")
+    confirm(organiser_client, url)
     assert Registration.objects.get().event == events["junior"]
 
 
-def test_full_event_sends_imported_rows_to_the_waiting_list(client_org, festival, events):
+def test_full_event_sends_imported_rows_to_the_waiting_list(organiser_client, festival, events):
     events["pairs"].capacity = 1
     events["pairs"].save()
-    url, page = preview(client_org, festival, csv_bytes([
+    url, page = preview(organiser_client, festival, csv_bytes([
         row(event="pairs", name="A", contact="a@example.org"), row(event="pairs", name="B", contact="b@example.org")]))
     assert "Waiting list" in row_html(page, 3)
-    confirm(client_org, url)
+    confirm(organiser_client, url)
     statuses = dict(Registration.objects.values_list("player__name", "status"))
     assert statuses == {"A": S.REGISTERED, "B": S.WAITLISTED}
 
@@ -216,96 +200,98 @@ THIS_YEAR = timezone.now().year
         (row(name="Jane\x07Doe"), "control characters"),
     ],
 )
-def test_each_bad_field_is_shown_on_its_row_and_nothing_is_imported(client_org, festival, events, bad, expected):
+def test_each_bad_field_is_shown_on_its_row_and_nothing_is_imported(organiser_client, festival, events, bad,
+        expected):
     good = row(name="좋은 선수", contact="good@example.org")
-    url, page = preview(client_org, festival, csv_bytes([good, bad]))
+    url, page = preview(organiser_client, festival, csv_bytes([good, bad]))
     assert "table-danger" not in row_html(page, 2)
     assert "table-danger" in row_html(page, 3)
     assert expected.lower() in row_html(page, 3).lower()
-    response = confirm(client_org, url, action="all")
+    response = confirm(organiser_client, url, action="all")
     assert "Nothing was imported" in response.content.decode()
     assert Registration.objects.count() == 0 and Player.objects.count() == 0
 
 
-def test_same_person_twice_for_one_event_in_the_file_is_a_duplicate(client_org, festival, events):
+def test_same_person_twice_for_one_event_in_the_file_is_a_duplicate(organiser_client, festival, events):
     # The same person typed differently: width, case and spaces do not make a new person.
     rows = [row(name="Kim Minjun", contact="010-1234-5678"), row(name="KIM  MINJUN", contact="01012345678")]
-    _url, page = preview(client_org, festival, csv_bytes(rows))
+    _url, page = preview(organiser_client, festival, csv_bytes(rows))
     assert "table-danger" not in row_html(page, 2)
     assert "Same person as row 2" in row_html(page, 3)
 
 
-def test_person_already_registered_for_the_event_is_a_duplicate(client_org, festival, events):
+def test_person_already_registered_for_the_event_is_a_duplicate(organiser_client, festival, events):
     make_registration(events["open"], make_player(festival, name="김민준", contact="010-1234-5678"))
-    _url, page = preview(client_org, festival, csv_bytes([row()]))
+    _url, page = preview(organiser_client, festival, csv_bytes([row()]))
     assert "Already registered for this event" in row_html(page, 2)
 
 
-def test_withdrawn_person_may_be_imported_again(client_org, festival, events):
+def test_withdrawn_person_may_be_imported_again(organiser_client, festival, events):
     make_registration(events["open"], make_player(festival, name="김민준", contact="010-1234-5678"), status=S.WITHDRAWN)
-    url, _page = preview(client_org, festival, csv_bytes([row()]))
-    confirm(client_org, url)
+    url, _page = preview(organiser_client, festival, csv_bytes([row()]))
+    confirm(organiser_client, url)
     assert Registration.objects.get().status == S.REGISTERED
 
 
-def test_overlapping_events_in_the_file_are_a_time_clash(client_org, festival, events):
+def test_overlapping_events_in_the_file_are_a_time_clash(organiser_client, festival, events):
     """R9: a player may enter several events, but not two that run at the same time."""
     rows = [row(event="open"), row(event="pairs"), row(event="junior")]
-    _url, page = preview(client_org, festival, csv_bytes(rows))
+    _url, page = preview(organiser_client, festival, csv_bytes(rows))
     assert "table-danger" not in row_html(page, 2)
     assert "same time" in row_html(page, 3) and "row 2" in row_html(page, 3)
     assert "table-danger" not in row_html(page, 4)  # the next day does not clash
 
 
-def test_overlap_with_an_existing_registration_is_a_time_clash(client_org, festival, events):
+def test_overlap_with_an_existing_registration_is_a_time_clash(organiser_client, festival, events):
     make_registration(events["open"], make_player(festival, name="김민준", contact="010-1234-5678"))
-    _url, page = preview(client_org, festival, csv_bytes([row(event="pairs")]))
+    _url, page = preview(organiser_client, festival, csv_bytes([row(event="pairs")]))
     assert "Already entered in “Open”" in row_html(page, 2)
 
 
-def test_dropping_the_bad_rows_imports_only_the_valid_ones(client_org, festival, events):
+def test_dropping_the_bad_rows_imports_only_the_valid_ones(organiser_client, festival, events):
     rows = [row(name="A", contact="a@example.org"), row(name="", contact="b@example.org"),
             row(name="C", contact="c@example.org", event="chess"), row(name="D", contact="d@example.org")]
-    url, page = preview(client_org, festival, csv_bytes(rows))
+    url, page = preview(organiser_client, festival, csv_bytes(rows))
     html = page.content.decode()
     assert "Import the 2 valid rows and drop the 2 bad ones" in html
     assert 'value="all"' not in html  # no "import everything" while rows are bad
-    problems_only = client_org.get(url + "?show=problems").content.decode()
+    problems_only = organiser_client.get(url + "?show=problems").content.decode()
     assert 'id="row-3"' in problems_only and 'id="row-2"' not in problems_only
-    response = confirm(client_org, url, action="valid")
+    response = confirm(organiser_client, url, action="valid")
     assert response.status_code == 302
     assert active_names(festival) == ["A", "D"]
     assert AuditEntry.objects.get(action="import.registrations").after == {"rows": 2, "file": "players.csv", "dropped": 2}
 
 
-def test_confirm_rechecks_and_a_full_event_now_means_the_waiting_list(client_org, festival, events):
+def test_confirm_rechecks_and_a_full_event_now_means_the_waiting_list(organiser_client, festival, events):
     events["pairs"].capacity = 1
     events["pairs"].save()
-    url, page = preview(client_org, festival, csv_bytes([row(event="pairs")]))
+    url, page = preview(organiser_client, festival, csv_bytes([row(event="pairs")]))
     assert "Place" in row_html(page, 2)
     # Meanwhile someone takes the last place on the public form.
     register(event=events["pairs"], details=PlayerDetails(name="Early Bird", contact="early@example.org", birth_year=2000),
              actor=Actor(label="test"), now=EVENT_DAY)
-    confirm(client_org, url)
+    confirm(organiser_client, url)
     assert Registration.objects.get(player__name="김민준").status == S.WAITLISTED
 
 
-def test_confirm_rechecks_and_a_duplicate_created_meanwhile_refuses_everything(client_org, festival, events):
+def test_confirm_rechecks_and_a_duplicate_created_meanwhile_refuses_everything(organiser_client, festival,
+        events):
     rows = [row(name="A", contact="a@example.org"), row(name="B", contact="b@example.org")]
-    url, page = preview(client_org, festival, csv_bytes(rows))
+    url, page = preview(organiser_client, festival, csv_bytes(rows))
     seen = re.search(r'name="seen" value="([^"]*)"', page.content.decode()).group(1)
     register(event=events["open"], details=PlayerDetails(name="B", contact="b@example.org", birth_year=2009),
              actor=Actor(label="test"), now=EVENT_DAY)
-    response = client_org.post(url, {"action": "all", "seen": seen})
+    response = organiser_client.post(url, {"action": "all", "seen": seen})
     assert response.status_code == 200
     assert "Nothing was imported" in response.content.decode()
     assert "Already registered" in row_html(response, 3)
     assert active_names(festival) == ["B"]  # A was not half-imported
     # Dropping bad rows the organiser has not seen is refused too: they must look at the new preview.
-    response = client_org.post(url, {"action": "valid", "seen": seen})
+    response = organiser_client.post(url, {"action": "valid", "seen": seen})
     assert "changed since your preview" in response.content.decode()
     assert active_names(festival) == ["B"]
-    response = confirm(client_org, url, action="valid")
+    response = confirm(organiser_client, url, action="valid")
     assert response.status_code == 302 and active_names(festival) == ["A", "B"]
 
 
@@ -317,18 +303,18 @@ def test_service_imports_all_or_nothing(festival, events):
     assert not AuditEntry.objects.exists()
 
 
-def test_discarding_an_upload_imports_nothing(client_org, festival, events):
-    url, _page = preview(client_org, festival, csv_bytes([row()]))
-    response = client_org.post(url, {"action": "cancel"})
+def test_discarding_an_upload_imports_nothing(organiser_client, festival, events):
+    url, _page = preview(organiser_client, festival, csv_bytes([row()]))
+    response = organiser_client.post(url, {"action": "cancel"})
     assert response.status_code == 302
-    assert client_org.get(url).status_code == 302  # gone
+    assert organiser_client.get(url).status_code == 302  # gone
     assert Registration.objects.count() == 0
 
 
 @pytest.mark.parametrize("action", ["", "delete-everything"])
-def test_unknown_confirm_action_changes_nothing(client_org, festival, events, action):
-    url, _page = preview(client_org, festival, csv_bytes([row()]))
-    response = client_org.post(url, {"action": action})
+def test_unknown_confirm_action_changes_nothing(organiser_client, festival, events, action):
+    url, _page = preview(organiser_client, festival, csv_bytes([row()]))
+    response = organiser_client.post(url, {"action": action})
     assert response.status_code == 200 and Registration.objects.count() == 0
 
 
@@ -383,21 +369,22 @@ def _zip_bomb() -> bytes:
         ("huge.csv", b"a" * (reading.MAX_FILE_BYTES + 1), "2 MB"),
     ],
 )
-def test_garbage_files_get_a_clear_message_and_nothing_is_kept(client_org, festival, events, name, content, message):
-    response = upload(client_org, festival, content, name)
+def test_garbage_files_get_a_clear_message_and_nothing_is_kept(organiser_client, festival, events, name,
+        content, message):
+    response = upload(organiser_client, festival, content, name)
     assert response.status_code == 200
     assert message.lower() in form_errors(response).lower()
-    assert not client_org.session.get("pending_imports")
+    assert not organiser_client.session.get("pending_imports")
     assert Registration.objects.count() == 0
 
 
-def test_too_many_rows_get_a_clear_message(client_org, festival, events):
+def test_too_many_rows_get_a_clear_message(organiser_client, festival, events):
     rows = [row(name=f"P{i}", contact=f"p{i}@example.org") for i in range(reading.MAX_ROWS + 1)]
-    response = upload(client_org, festival, csv_bytes(rows))
+    response = upload(organiser_client, festival, csv_bytes(rows))
     assert f"at most {reading.MAX_ROWS}" in form_errors(response)
 
 
-def test_xlsx_excel_errors_and_formulas_in_cells_do_not_break_the_import(client_org, festival, events):
+def test_xlsx_excel_errors_and_formulas_in_cells_do_not_break_the_import(organiser_client, festival, events):
     book = openpyxl.Workbook()
     sheet = book.active
     sheet.append(HEADER)
@@ -407,7 +394,7 @@ def test_xlsx_excel_errors_and_formulas_in_cells_do_not_break_the_import(client_
     sheet.append(["open", "Not A Number", "c@example.org", float("nan"), "", ""])
     buffer = io.BytesIO()
     book.save(buffer)
-    _url, page = preview(client_org, festival, buffer.getvalue(), name="formulas.xlsx")
+    _url, page = preview(organiser_client, festival, buffer.getvalue(), name="formulas.xlsx")
     assert "table-danger" in row_html(page, 2)
     assert "table-danger" not in row_html(page, 3)  # an odd name, but a name
     assert "Birth year" in row_html(page, 4) and "Birth year" in row_html(page, 5)
@@ -462,13 +449,13 @@ def _export(client, festival, fmt, **params):
     return client.get(reverse("manage-export", kwargs={"festival": festival.slug, "fmt": fmt}), params)
 
 
-def test_csv_export_is_utf8_with_bom_in_registration_order_with_withdrawn(client_org, festival, events):
+def test_csv_export_is_utf8_with_bom_in_registration_order_with_withdrawn(organiser_client, festival, events):
     first = make_registration(events["open"], make_player(festival, name="김민준", contact="+82 10-1234-5678", birth_year=2009))
     make_registration(events["junior"], make_player(festival, name="陳大文", affiliation="@school"), status=S.WITHDRAWN)
     make_registration(events["pairs"], make_player(festival, name="=cmd|' /C calc'!A0", affiliation="-2+3"))
     first.checked_in_at, first.number = dt.datetime(2030, 11, 2, 1, 45, tzinfo=dt.UTC), 7
     first.save()
-    response = _export(client_org, festival, "csv")
+    response = _export(organiser_client, festival, "csv")
     assert response["Content-Type"] == "text/csv; charset=utf-8"
     assert response["Content-Disposition"] == 'attachment; filename="busan-2030-registrations.csv"'
     assert response.content.startswith(b"\xef\xbb\xbf")
@@ -482,10 +469,10 @@ def test_csv_export_is_utf8_with_bom_in_registration_order_with_withdrawn(client
     assert re.fullmatch(r"\d{4}-\d\d-\d\d \d\d:\d\d", data[0][9])
 
 
-def test_xlsx_export_has_the_same_rows_and_no_formulas(client_org, festival, events):
+def test_xlsx_export_has_the_same_rows_and_no_formulas(organiser_client, festival, events):
     make_registration(events["open"], make_player(festival, name="=HYPERLINK(\"http://evil\")", birth_year=2001))
     make_registration(events["junior"], make_player(festival, name="黃小明"))
-    response = _export(client_org, festival, "xlsx", event="open")
+    response = _export(organiser_client, festival, "xlsx", event="open")
     assert response["Content-Type"] == "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet"
     assert response["Content-Disposition"] == 'attachment; filename="busan-2030-open-registrations.xlsx"'
     sheet = openpyxl.load_workbook(io.BytesIO(response.content)).active
@@ -496,33 +483,36 @@ def test_xlsx_export_has_the_same_rows_and_no_formulas(client_org, festival, eve
 
 
 @pytest.mark.parametrize(("fmt", "params"), [("pdf", {}), ("csv", {"event": "nope"}), ("xlsx", {"event": "../open"})])
-def test_export_of_unknown_format_or_event_is_not_found(client_org, festival, events, fmt, params):
-    assert _export(client_org, festival, fmt, **params).status_code == 404
+def test_export_of_unknown_format_or_event_is_not_found(organiser_client, festival, events, fmt, params):
+    assert _export(organiser_client, festival, fmt, **params).status_code == 404
 
 
 @pytest.mark.parametrize("count", [3, 300])
 @pytest.mark.parametrize("fmt", ["csv", "xlsx"])
-def test_export_query_count_does_not_grow_with_registrations(client_org, festival, events, django_assert_max_num_queries, count, fmt):
+def test_export_query_count_does_not_grow_with_registrations(organiser_client, festival, events,
+        django_assert_max_num_queries, count, fmt):
     _registrations(festival, events, count)
     # session, user, festival, roles (2), registrations with their events and players
     with django_assert_max_num_queries(6):
-        response = _export(client_org, festival, fmt)
+        response = _export(organiser_client, festival, fmt)
     assert response.status_code == 200
 
 
 @pytest.mark.parametrize("count", [3, 300])
-def test_preview_query_count_does_not_grow_with_rows(client_org, festival, events, django_assert_max_num_queries, count):
+def test_preview_query_count_does_not_grow_with_rows(organiser_client, festival, events,
+        django_assert_max_num_queries, count):
     _registrations(festival, events, 5)
     rows = [row(name=f"선수 {i}", contact=f"new{i}@example.org") for i in range(count)]
-    url, _page = preview(client_org, festival, csv_bytes(rows))
+    url, _page = preview(organiser_client, festival, csv_bytes(rows))
     # session, user, festival, roles (2), events, current registrations, places taken
     with django_assert_max_num_queries(8):
-        page = client_org.get(url)
+        page = organiser_client.get(url)
     assert f"{count} valid" in page.content.decode()
 
 
 @pytest.mark.parametrize("fmt", ["csv", "xlsx"])
-def test_export_then_import_into_a_fresh_festival_round_trips_the_players(client_org, organiser, festival, events, fmt):
+def test_export_then_import_into_a_fresh_festival_round_trips_the_players(organiser_client, organiser,
+        festival, events, fmt):
     events["pairs"].capacity = 1
     events["pairs"].save()
     actor = Actor(label="test")
@@ -537,16 +527,16 @@ def test_export_then_import_into_a_fresh_festival_round_trips_the_players(client
         details = PlayerDetails(name=name, contact=contact, birth_year=year, affiliation=club, ranking_id=ranking)
         register(event=events[slug], details=details, actor=actor, by_organiser=True)
     withdraw(registration=Registration.objects.get(player__name="Gone Away"), actor=actor, by_organiser=True)
-    exported = _export(client_org, festival, fmt).content
+    exported = _export(organiser_client, festival, fmt).content
 
     fresh = make_festival(slug="busan-2031")
     for event in events.values():
         make_event(fresh, slug=event.slug, name=event.name, start=event.starts_at,
                    hours=(event.ends_at - event.starts_at).seconds // 3600, capacity=event.capacity)
     fresh.staff.add(organiser)
-    url, page = preview(client_org, fresh, exported, name=f"export.{fmt}")
+    url, page = preview(organiser_client, fresh, exported, name=f"export.{fmt}")
     assert "1 withdrawn row was skipped" in page.content.decode()
-    assert confirm(client_org, url).status_code == 302
+    assert confirm(organiser_client, url).status_code == 302
 
     def snapshot(fest):
         return sorted(

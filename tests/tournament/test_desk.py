@@ -13,6 +13,9 @@ from tournament.permissions import DESK, ORGANISER, REFEREE
 from tournament.services.audit import Actor
 from tournament.services.checkin import SEARCH_LIMIT, check_in
 
+# The organiser reopened check-in, so it is open whatever the wall clock says (tests run on any day).
+pytestmark = pytest.mark.event_of(checkin_override=Event.CheckinOverride.OPEN)
+
 HTMX = {"HTTP_HX_REQUEST": "true"}
 IN_CHECKIN_WINDOW = EVENT_DAY.replace(hour=10, minute=45)  # R9: check-in 10:30–11:00
 
@@ -31,12 +34,6 @@ def undo_url(event, registration_id):
 
 def reload(registration):
     return Registration.objects.get(pk=registration.pk)
-
-
-@pytest.fixture
-def event(db):
-    # The organiser reopened check-in, so it is open whatever the wall clock says (tests run on any day).
-    return make_event(make_festival(slug="busan-2030"), slug="open", checkin_override=Event.CheckinOverride.OPEN)
 
 
 @pytest.fixture

@@ -7,7 +7,7 @@ import pytest
 
 from tests.factories import EVENT_DAY, make_event, make_player, make_registration, make_staff
 from tournament.models import AuditEntry, Event, Registration
-from tournament.permissions import DESK, ORGANISER
+from tournament.permissions import DESK
 from tournament.services import ServiceError
 from tournament.services.audit import Actor
 from tournament.services.checkin import (
@@ -27,13 +27,8 @@ AFTER_CHECKIN = EVENT_DAY.replace(hour=11, minute=0)  # check-in closes at 11:00
 
 
 @pytest.fixture
-def event(db):
-    return make_event()
-
-
-@pytest.fixture
-def organiser(event):
-    return Actor(user=make_staff(event.festival, ORGANISER))
+def organiser_actor(organiser):
+    return Actor(user=organiser)
 
 
 @pytest.fixture
@@ -103,8 +98,8 @@ def test_undo_after_check_in_closed_is_refused(event, desk):
 # --- set_checkin_override ------------------------------------------------------------------------------------
 
 
-def test_organiser_closes_check_in_early(event, organiser, desk):
-    set_checkin_override(event=event, override=Event.CheckinOverride.CLOSED, actor=organiser)
+def test_organiser_closes_check_in_early(event, organiser_actor, desk):
+    set_checkin_override(event=event, override=Event.CheckinOverride.CLOSED, actor=organiser_actor)
     event = refresh(event)
     assert not event.checkin_is_open(IN_CHECKIN)
     with pytest.raises(ServiceError):
@@ -113,33 +108,33 @@ def test_organiser_closes_check_in_early(event, organiser, desk):
     assert entry.before == {"override": ""} and entry.after == {"override": "closed"}
 
 
-def test_organiser_reopens_check_in_after_the_schedule_and_can_return_to_it(event, organiser, desk):
-    set_checkin_override(event=event, override=Event.CheckinOverride.OPEN, actor=organiser)
+def test_organiser_reopens_check_in_after_the_schedule_and_can_return_to_it(event, organiser_actor, desk):
+    set_checkin_override(event=event, override=Event.CheckinOverride.OPEN, actor=organiser_actor)
     late = make_registration(event)
     check_in(registration=late, actor=desk, now=AFTER_CHECKIN)
     assert refresh(late).checked_in_at == AFTER_CHECKIN
-    set_checkin_override(event=event, override=Event.CheckinOverride.SCHEDULE, actor=organiser)
+    set_checkin_override(event=event, override=Event.CheckinOverride.SCHEDULE, actor=organiser_actor)
     assert not refresh(event).checkin_is_open(AFTER_CHECKIN) and refresh(event).checkin_is_open(IN_CHECKIN)
 
 
-def test_the_same_check_in_setting_again_records_nothing_more(event, organiser):
+def test_the_same_check_in_setting_again_records_nothing_more(event, organiser_actor):
     """A phone sending the tap twice (found by tests/fuzz): one audit entry, not two."""
     for _ in range(2):
-        set_checkin_override(event=event, override=Event.CheckinOverride.CLOSED, actor=organiser)
+        set_checkin_override(event=event, override=Event.CheckinOverride.CLOSED, actor=organiser_actor)
     assert AuditEntry.objects.filter(action="checkin.override").count() == 1
 
 
 @pytest.mark.parametrize("override", ["maybe", "OPEN", "x" * 500, None])
-def test_unknown_override_is_refused(event, organiser, override):
+def test_unknown_override_is_refused(event, organiser_actor, override):
     with pytest.raises(ServiceError):
-        set_checkin_override(event=event, override=override, actor=organiser)
+        set_checkin_override(event=event, override=override, actor=organiser_actor)
     assert refresh(event).checkin_override == "" and not AuditEntry.objects.exists()
 
 
-def test_check_in_cannot_be_reopened_once_numbers_are_assigned(event, organiser):
-    assign_numbers(event=event, actor=organiser, now=AFTER_CHECKIN)
+def test_check_in_cannot_be_reopened_once_numbers_are_assigned(event, organiser_actor):
+    assign_numbers(event=event, actor=organiser_actor, now=AFTER_CHECKIN)
     with pytest.raises(ServiceError) as refusal:
-        set_checkin_override(event=event, override=Event.CheckinOverride.OPEN, actor=organiser)
+        set_checkin_override(event=event, override=Event.CheckinOverride.OPEN, actor=organiser_actor)
     assert refusal.value.code == "numbered"
     assert refresh(event).checkin_override == Event.CheckinOverride.CLOSED
 
@@ -151,12 +146,12 @@ def _checked_in(event, count):
     return [make_registration(event, checked_in_at=IN_CHECKIN) for _ in range(count)]
 
 
-def test_numbers_in_registration_order_go_to_checked_in_players_only(event, organiser):
+def test_numbers_in_registration_order_go_to_checked_in_players_only(event, organiser_actor):
     arrived = _checked_in(event, 2)
     absent = make_registration(event)
     arrived += _checked_in(event, 2)
     waiting = make_registration(event, status="waitlisted", checked_in_at=IN_CHECKIN)
-    assign_numbers(event=event, actor=organiser, method="registration", now=AFTER_CHECKIN)
+    assign_numbers(event=event, actor=organiser_actor, method="registration", now=AFTER_CHECKIN)
     assert [refresh(r).number for r in arrived] == [1, 2, 3, 4]
     assert refresh(absent).number is None and refresh(waiting).number is None
     event = refresh(event)
@@ -165,9 +160,9 @@ def test_numbers_in_registration_order_go_to_checked_in_players_only(event, orga
     assert AuditEntry.objects.get(action="checkin.numbered").after["players"] == 4
 
 
-def test_random_numbers_store_a_seed_that_reproduces_them(event, organiser):
+def test_random_numbers_store_a_seed_that_reproduces_them(event, organiser_actor):
     arrived = _checked_in(event, 12)
-    assign_numbers(event=event, actor=organiser, method="random", now=AFTER_CHECKIN)
+    assign_numbers(event=event, actor=organiser_actor, method="random", now=AFTER_CHECKIN)
     event = refresh(event)
     assert event.numbering == "random" and event.numbering_seed is not None
     numbers = {r.pk: refresh(r).number for r in arrived}
@@ -177,7 +172,7 @@ def test_random_numbers_store_a_seed_that_reproduces_them(event, organiser):
     assert AuditEntry.objects.get(action="checkin.numbered").after["seed"] == event.numbering_seed
 
 
-def test_the_same_seed_gives_the_same_numbers_and_another_seed_others(organiser):
+def test_the_same_seed_gives_the_same_numbers_and_another_seed_others(organiser_actor):
     ids = list(range(100, 132))
     first = numbering_order(ids, method="random", seed=2030)
     assert numbering_order(ids, method="random", seed=2030) == first
@@ -186,29 +181,29 @@ def test_the_same_seed_gives_the_same_numbers_and_another_seed_others(organiser)
     assert numbering_order(ids, method="registration", seed=2030) == ids
 
 
-def test_an_organiser_given_seed_is_used(event, organiser):
+def test_an_organiser_given_seed_is_used(event, organiser_actor):
     arrived = _checked_in(event, 8)
-    assign_numbers(event=event, actor=organiser, method="random", seed=42, now=AFTER_CHECKIN)
+    assign_numbers(event=event, actor=organiser_actor, method="random", seed=42, now=AFTER_CHECKIN)
     expected = numbering_order([r.pk for r in arrived], method="random", seed=42)
     assert [r.pk for r in sorted(arrived, key=lambda r: refresh(r).number)] == expected
     assert refresh(event).numbering_seed == 42
 
 
-def test_numbers_are_refused_while_check_in_is_open_or_when_already_assigned(event, organiser):
+def test_numbers_are_refused_while_check_in_is_open_or_when_already_assigned(event, organiser_actor):
     registration = _checked_in(event, 1)[0]
     with pytest.raises(ServiceError) as refusal:
-        assign_numbers(event=event, actor=organiser, now=IN_CHECKIN)
+        assign_numbers(event=event, actor=organiser_actor, now=IN_CHECKIN)
     assert refusal.value.code == "open" and refresh(registration).number is None
-    assign_numbers(event=event, actor=organiser, now=AFTER_CHECKIN)
+    assign_numbers(event=event, actor=organiser_actor, now=AFTER_CHECKIN)
     with pytest.raises(ServiceError) as refusal:
-        assign_numbers(event=event, actor=organiser, method="random", now=AFTER_CHECKIN)
+        assign_numbers(event=event, actor=organiser_actor, method="random", now=AFTER_CHECKIN)
     assert refusal.value.code == "numbered" and refresh(registration).number == 1
 
 
-def test_unknown_numbering_method_is_refused(event, organiser):
+def test_unknown_numbering_method_is_refused(event, organiser_actor):
     _checked_in(event, 2)
     with pytest.raises(ServiceError):
-        assign_numbers(event=event, actor=organiser, method="alphabetical", now=AFTER_CHECKIN)
+        assign_numbers(event=event, actor=organiser_actor, method="alphabetical", now=AFTER_CHECKIN)
     assert refresh(event).numbers_assigned_at is None
     assert not Registration.objects.filter(number__isnull=False).exists()
 

@@ -1,23 +1,16 @@
 """The player's personal page (issue 3, RULES.md R9): what it shows, withdraw, enter more events, desk taps."""
 
-import datetime as dt
 import re
 
 import pytest
 from django.urls import reverse
 from django.utils import timezone
 
-from tests.factories import make_event, make_festival, make_player, make_registration, make_staff
+from tests.factories import make_festival, make_player, make_registration, make_staff, open_event
 from tournament.models import Registration
 from tournament.permissions import DESK, REFEREE
 
 pytestmark = pytest.mark.django_db
-
-
-def open_event(festival=None, *, days_ahead=10, hours=3, **fields):
-    """Registration open and withdrawal allowed right now (views use the real clock)."""
-    start = timezone.now() + dt.timedelta(days=days_ahead)
-    return make_event(festival, start=start.replace(microsecond=0), hours=hours, **fields)
 
 
 def event_past_its_withdrawal_deadline(festival=None, **fields):

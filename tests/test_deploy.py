@@ -1,4 +1,4 @@
-"""The deployment files (issue 7): `docker compose up --scale web=3` behind nginx must work.
+"""The deployment files: `docker compose up --scale web=3` behind nginx must work.
 
 No Docker engine runs on the test machines, so these read docker-compose.yml, the Dockerfile and
 deploy/nginx.conf and check the shape that scaling needs: a stateless web service (no fixed name or host

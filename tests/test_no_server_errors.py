@@ -1,4 +1,4 @@
-"""No request of any kind returns a server error (issue 3, DESIGN.md): every route, GET and POST,
+"""No request of any kind returns a server error (DESIGN.md): every route, GET and POST,
 anonymous and as an organiser, with real and nonsense arguments and hostile form data."""
 
 import re

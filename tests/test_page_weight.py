@@ -1,4 +1,4 @@
-"""Page weight (issue 7): the standings of a 128-player event reach a phone in under 100 KB.
+"""Page weight: the standings of a 128-player event reach a phone in under 100 KB.
 
 Sizes, not times: the page is rendered by the test client and compressed as the deployment does (nginx's
 gzip level from deploy/nginx.conf for the HTML, whitenoise's gzip -9 for the CSS and JS, no brotli credit),

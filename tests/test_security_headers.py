@@ -1,4 +1,4 @@
-"""Issue 7 hardening: every response carries the Content-Security-Policy, and no page the app renders holds
+"""Hardening: every response carries the Content-Security-Policy, and no page the app renders holds
 anything that policy would block (tests/csp_markup.py) — found by crawling a whole event day's pages as a
 player, the check-in desk and the organiser, fragments (htmx) included."""
 

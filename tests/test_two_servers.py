@@ -1,4 +1,4 @@
-"""Two app servers on one PostgreSQL database and one Redis cache serve one event alike (issue 7).
+"""Two app servers on one PostgreSQL database and one Redis cache serve one event alike.
 
 The checks of `loadtest/two_servers.py` (see its docstring) against two real gunicorn servers, in the
 PostgreSQL pass of the suite: the event is built here and committed (`transactional_db`), so the servers

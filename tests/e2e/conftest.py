@@ -1,4 +1,4 @@
-"""Real-browser tests (issue 7): Playwright driving Debian's Chromium, headless, at phone size.
+"""Real-browser tests: Playwright driving Debian's Chromium, headless, at phone size.
 
 Fixtures, reusable by every module in tests/e2e/:
 - `browser` — one headless Chromium per module (/usr/bin/chromium; no browser download: the CI machine has

@@ -1,4 +1,4 @@
-"""Building blocks of the whole-day acceptance test (tests/e2e/test_e2e_day.py, issue 7).
+"""Building blocks of the whole-day acceptance test (tests/e2e/test_e2e_day.py).
 
 Two kinds of things live here:
 - the day's script as plain data: who registers, and what each referee writes on each sheet. Scores are

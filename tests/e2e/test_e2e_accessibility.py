@@ -1,4 +1,4 @@
-"""Issue 7 hardening, in a real browser at 360×740: every page passes axe-core (WCAG 2.0/2.1 A and AA, no
+"""Hardening, in a real browser at 360×740: every page passes axe-core (WCAG 2.0/2.1 A and AA, no
 "serious" or "critical" violation), has a <title> that names the page, one <h1> and the right <html lang>;
 and the key pages (registration, sign-in and desk check-in, a referee's sheet with the tile pad, the chief
 referee's board) work with the keyboard alone: every stop shows its focus, a skip link passes the navigation,

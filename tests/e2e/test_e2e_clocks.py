@@ -1,4 +1,4 @@
-"""Issue 8's clocks in a real browser at phone size, on a FAKE clock (Playwright's, via the `clock` fixture):
+"""The referee's clocks in a real browser at phone size, on a FAKE clock (Playwright's, via the `clock` fixture):
 nothing here waits in real time. The turn timer (R9: a minute a turn, 3 penalty tiles for a time-out) counts
 from a stored deadline, so a reload mid-turn resumes it; "next player" follows the seat order. The round clock
 counts down in the browser from the server's deadline and calls "Time!" on the referee page — on its own when

@@ -1,4 +1,4 @@
-"""Issue 7: the Content-Security-Policy (no inline script or style, no eval) in a real browser. Chromium
+"""The Content-Security-Policy (no inline script or style, no eval) in a real browser. Chromium
 enforces the header; a blocked script or style breaks a page silently, so every phone here records each
 `securitypolicyviolation` event and every console or page error, and each test drives the page's live
 part (htmx swaps, the tile pad, the hall's slides) to show it still works under the policy."""

@@ -1,4 +1,4 @@
-"""Issue 7's acceptance test: one scripted day of a 2014-Busan-style event, every step through the real pages
+"""The acceptance test: one scripted day of a 2014-Busan-style event, every step through the real pages
 in Chromium at 360×740 (steps 1–5 and the languages of step 6; the Hong Kong part is test_e2e_day_hk.py).
 
 24 players → round 1 (6 tables of 4, top 2 per table) → round 2 (3 tables, top 2 per table) → round 3

@@ -1,4 +1,4 @@
-"""Issue 7, step 6 (second half): a Hong Kong-format event (R8.2) in a real browser at phone size.
+"""A Hong Kong-format event (R8.2) in a real browser at phone size.
 
 Sixteen numbered players, four tables, three games. The organiser starts the event, draws game 1 by player
 number and releases it, and makes the tables' private links; four referees enter every game on their phones

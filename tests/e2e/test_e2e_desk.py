@@ -1,4 +1,4 @@
-"""Issue 3 "Done when", in a real browser at phone size: a desk volunteer checks players in by searching and
+"""In a real browser at phone size: a desk volunteer checks players in by searching and
 tapping, the counts follow, and the page is never reloaded (htmx swaps the row and the counts; R9)."""
 
 import pytest

@@ -1,5 +1,5 @@
 """Public and shared pages in a real browser at phone size: live standings that update themselves after a
-confirmed sheet (issue 6, htmx polling, no reload), and the language switch (issues 3/5: Korean and
+confirmed sheet (htmx polling, no reload), and the language switch (Korean and
 Traditional Chinese on the referee's pages, including the live check's messages)."""
 
 import re

@@ -1,4 +1,4 @@
-"""Issue 5 "Done when", in a real browser at phone size: a referee opens a table from its private link,
+"""In a real browser at phone size: a referee opens a table from its private link,
 enters a game with the tile pad, sees a mistake flagged at the seat before submitting (the live check),
 submits, and the chief referee confirms on the live board. And "nothing is lost": a draft survives a
 reload with its idempotency key, and sending it twice records one sheet (R4–R6 judged by rules/, R9)."""

@@ -1,4 +1,4 @@
-"""The computer draw (R8, issue 4): constraints, seeds, seat order, swaps."""
+"""The computer draw (R8): constraints, seeds, seat order, swaps."""
 
 import os
 import random

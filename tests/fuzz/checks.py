@@ -1,4 +1,4 @@
-"""What a whole write looks like (issue 7): after any accepted request, the database tells one consistent
+"""What a whole write looks like: after any accepted request, the database tells one consistent
 story. Each check is a query for rows that break a rule; every one must come back empty."""
 
 from django.db.models import Count, F, Q

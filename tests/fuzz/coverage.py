@@ -1,4 +1,4 @@
-"""The app's routes: their arguments, which of them take a POST, and the pages that show an event (issue 7)."""
+"""The app's routes: their arguments, which of them take a POST, and the pages that show an event."""
 
 import re
 from functools import cache

@@ -1,4 +1,4 @@
-"""Every URL that accepts a POST, with what its form holds and who may send it (issue 7).
+"""Every URL that accepts a POST, with what its form holds and who may send it.
 
 One line per endpoint: `E(url name, {field: kind}, who may, events to aim at)`. A field name may hold `{p}`
 (expanded for seats 1–5: the fifth seat never exists), `{i}` (turn rows 0–13) or `{a}` (the conduct page's

@@ -1,4 +1,4 @@
-"""Send one fuzzed POST and judge what happened (issue 7).
+"""Send one fuzzed POST and judge what happened.
 
 For every request: never a server error; no raw tag from the input in an HTML answer; a redirect never
 leaves the site. Around it, a fingerprint of every row of every app table: a refusal (4xx, an error message,

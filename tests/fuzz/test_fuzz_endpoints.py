@@ -1,4 +1,4 @@
-"""Hypothesis posts random and hostile data to every form and POST endpoint (issue 7): never a server error,
+"""Hypothesis posts random and hostile data to every form and POST endpoint: never a server error,
 never a partial write, hostile text always escaped; and no POST-accepting URL escapes the fuzz table.
 
 The table is endpoints.py; the values are values.py; the judging is engine.py and checks.py. Each example

@@ -1,5 +1,5 @@
 """Hostile text in every free-text column is shown escaped on every page, and never runs as a formula in a
-download (issue 7).
+download.
 
 The fuzzer of test_fuzz_endpoints stores text only where a form accepts it; this test puts a tag in every
 free-text column directly (names, venues, reasons, notes, audit labels, accepted warnings …), as if it had

@@ -1,5 +1,5 @@
 """Every page, download and JSON answer (the public API, the round clock) asked with hostile query strings
-and headers (issue 7): never a server error, never a raw tag from the query in a page, and a GET never
+and headers: never a server error, never a raw tag from the query in a page, and a GET never
 writes anything (only the session may change)."""
 
 import os

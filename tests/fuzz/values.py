@@ -1,4 +1,4 @@
-"""What the fuzzer types into fields (issue 7): each kind of field has values a careful user would send and
+"""What the fuzzer types into fields: each kind of field has values a careful user would send and
 the hostile ones — huge and negative numbers, floats, NaN and Infinity, HTML and script, unicode, RTL and
 NUL characters, very long strings, wrong types (a list, an object, null), and ids of other events, other
 festivals and of nothing at all.

@@ -1,4 +1,4 @@
-"""One small festival day with something in every state, for the fuzzer to aim at (issue 7).
+"""One small festival day with something in every state, for the fuzzer to aim at.
 
 Festival A holds: a classic Busan round with sheets submitted, confirmed, returned and warned, table links,
 an assigned referee and warnings (one player at three); a Rummikub Word round; a round released but not

@@ -1,4 +1,4 @@
-"""Who may open a table's score sheets (issue 5): the private link, or a signed-in referee."""
+"""Who may open a table's score sheets: the private link, or a signed-in referee."""
 
 import pytest
 from django.contrib.auth.models import User

@@ -1,4 +1,4 @@
-"""The read-only public JSON API (issue 6, docs/export.md): no login, only what the event's public_* switches
+"""The read-only public JSON API (docs/export.md): no login, only what the event's public_* switches
 show, open to other sites (CORS), cheap when unchanged (ETag → 304), constant queries, never a 500."""
 
 import pytest

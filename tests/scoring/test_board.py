@@ -1,4 +1,4 @@
-"""The chief referee's and organiser's pages (issue 5, R7–R9): live board, sheet page, corrections,
+"""The chief referee's and organiser's pages (R7–R9): live board, sheet page, corrections,
 stage completeness, lots and closing — through the web pages, with real objects."""
 
 import pytest
@@ -388,7 +388,7 @@ def test_a_correction_with_warnings_needs_them_accepted_and_errors_block_it(clie
 
 
 def test_confirm_after_someone_corrected_is_refused_with_a_clear_message(client, stage, chief, organiser):
-    """The race of issue 5 seen from the page: the loser of the row lock is told why (PostgreSQL tests of
+    """The race of two submissions seen from the page: the loser of the row lock is told why (PostgreSQL tests of
     the lock itself are in test_sheet_services)."""
     sheet = submit(stage, 1)
     client.force_login(chief)

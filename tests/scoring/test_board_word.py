@@ -1,4 +1,4 @@
-"""The chief referee's board for Rummikub Word sheets (issue 8, R10; R9 confirmation and corrections): the
+"""The chief referee's board for Rummikub Word sheets (R10; R9 confirmation and corrections): the
 sheet page lists the turns and each player's total and jokers left; "Correct" on a confirmed Word sheet is
 the turn-by-turn form calling sheets.correct_sheet — a new confirmed version, the old one kept."""
 

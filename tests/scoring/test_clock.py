@@ -1,4 +1,4 @@
-"""The referee's clocks (issue 8, R9): the round clock's rule (scoring/clock.py), its public JSON
+"""The referee's clocks (R9): the round clock's rule (scoring/clock.py), its public JSON
 (`round-clock`), and the turn timer / round clock on the referee pages, the hall display and the board.
 The browser behaviour (countdown, sound, localStorage) is for the Playwright tests (static/js/turn-timer.js)."""
 

@@ -1,4 +1,4 @@
-"""Concurrency and faults (issue 5): two people acting on one table at the same moment, and a failure in the
+"""Concurrency and faults: two people acting on one table at the same moment, and a failure in the
 middle of confirming. The races need PostgreSQL's row locks and run in real threads, each with its own
 connection, started together by a barrier; every race is run on several tables so that a missing lock
 shows up. What each test was seen to fail without (scoring/services/sheets.py):

@@ -1,4 +1,4 @@
-"""Conduct during an event (issue 6, R9; HK conduct rules 9, 15, 17): warnings and the third-warning decision,
+"""Conduct during an event (R9; HK conduct rules 9, 15, 17): warnings and the third-warning decision,
 disqualification / withdrawal / forfeit previewed before they apply, the player out of later draws, their past
 results kept and marked; chief referees and organisers only; hostile input never a 500."""
 

@@ -1,4 +1,4 @@
-"""The event export (issue 6, docs/export.md): the "rummikub-event/1" shape for whole Busan and Hong Kong events,
+"""The event export (docs/export.md): the "rummikub-event/1" shape for whole Busan and Hong Kong events,
 only confirmed sheets, numbers with at most two decimals, the command equals the download, constant queries; and
 the standings / game-results spreadsheets with headers in the reader's language."""
 
@@ -177,7 +177,7 @@ def test_export_event_command_refuses_unknown_and_ambiguous_slugs():
 @pytest.mark.parametrize("players", [8, 40])
 def test_export_reads_a_constant_number_of_queries(players, django_assert_max_num_queries):
     event = Event.objects.select_related("festival").get(pk=simulate("busan", players, 6).pk)
-    with django_assert_max_num_queries(10):  # 10th: every released seating, for the re-import (issue 7)
+    with django_assert_max_num_queries(10):  # 10th: every released seating, for the re-import
         event_export(event)
     for what in ("standings", "results"):
         with django_assert_max_num_queries(5):

@@ -1,4 +1,4 @@
-"""Importing an event export (issue 7): export → import → export gives the same document (ids mapped), for
+"""Importing an event export: export → import → export gives the same document (ids mapped), for
 whole Busan, Hong Kong and Word events and for events stopped mid-round; the copy goes on exactly like the
 original; a malformed or foreign file is refused with a message and writes nothing."""
 

@@ -1,4 +1,4 @@
-"""Private table links, referee assignments and paper score sheets (issue 5): the services and the
+"""Private table links, referee assignments and paper score sheets: the services and the
 organiser's pages, with real objects."""
 
 import pytest

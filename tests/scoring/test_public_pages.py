@@ -1,4 +1,4 @@
-"""Live public pages (issue 6): standings, a player's page, the hall display; ETag/304; constant queries.
+"""Live public pages: standings, a player's page, the hall display; ETag/304; constant queries.
 
 Results go through the real services (submit, confirm) — nothing is written to the tables by hand.
 """

@@ -1,4 +1,4 @@
-"""The referee's pages (issue 5): table link and signed-in access, the table page, the entry form, the live
+"""The referee's pages: table link and signed-in access, the table page, the entry form, the live
 check, submitting (idempotent), and hostile input — R4–R6 judged by the same `judge` as the services."""
 
 import random

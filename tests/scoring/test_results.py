@@ -1,4 +1,4 @@
-"""Final places, ranking points, lots for tied places and the season view (issue 6; R7, R8, R9)."""
+"""Final places, ranking points, lots for tied places and the season view (R7, R8, R9)."""
 
 import random
 from decimal import Decimal

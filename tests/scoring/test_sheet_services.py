@@ -1,4 +1,4 @@
-"""Score sheets through the services (issue 5): R4–R6 scoring, validation, states, versions, audit."""
+"""Score sheets through the services: R4–R6 scoring, validation, states, versions, audit."""
 
 from decimal import Decimal
 

@@ -1,4 +1,4 @@
-"""The simulation plays whole events through the services (issue 5): an end-to-end test of the formats
+"""The simulation plays whole events through the services: an end-to-end test of the formats
 (R8.1 Busan, R8.2 Hong Kong) and of the score-sheet rules (R4–R7); plus the constant query counts of
 submitting and confirming a sheet, whatever the number of tables."""
 
@@ -185,7 +185,7 @@ def test_simulate_refuses_an_unknown_format():
         simulate("swiss", 8, 1)
 
 
-# --- Speed: the queries of one submit and one confirm do not grow with the number of tables (issue 5) ---
+# --- Speed: the queries of one submit and one confirm do not grow with the number of tables ---
 
 def queries(func):
     """The statements `func` runs, less the extra batches SQLite needs for one bulk insert (it allows 999

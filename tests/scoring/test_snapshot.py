@@ -1,4 +1,4 @@
-"""The per-version standings snapshot the public player pages share (scoring/snapshot.py, issue 6 load test)."""
+"""The per-version standings snapshot the public player pages share (scoring/snapshot.py; the load test found the need)."""
 
 import random
 

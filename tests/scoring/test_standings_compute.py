@@ -1,4 +1,4 @@
-"""Standings computation (issue 6, R7) on plain rows."""
+"""Standings computation (R7) on plain rows."""
 
 from decimal import Decimal
 

@@ -1,4 +1,4 @@
-"""Rummikub Word events (issue 8, R10) through the same sheets, confirmation, standings, exports and referee
+"""Rummikub Word events (R10) through the same sheets, confirmation, standings, exports and referee
 pages as classic events: the R10 examples scored by the service, jokers left, the referee's overrule of a
 dictionary miss, impossible letters refused, the turn-by-turn referee page and the simulated event."""
 

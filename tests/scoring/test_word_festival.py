@@ -1,4 +1,4 @@
-"""Issue 8 "Done when", at the service level: one festival runs a classic event and a Rummikub Word event at
+"""At the service level: one festival runs a classic event and a Rummikub Word event at
 different times (no clash, R9 / seed 000: a player may enter several events), both through registration,
 check-in, numbering (R8.2), the draws, sheets (classic: submit_sheet; Word: the same submit_sheet with a turn-by-turn entry, R10),
 confirmation, standings and the JSON export — the same services for both games, no parallel path."""

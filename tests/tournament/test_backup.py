@@ -1,4 +1,4 @@
-"""`manage.py backup` / `manage.py restore` (make backup / make restore, issue 7): real round trips.
+"""`manage.py backup` / `manage.py restore` (make backup / make restore): real round trips.
 
 SQLite: the test database (committed: `transactional_db`) is backed up through the online backup API, then
 restored by `manage.py restore` in a separate process into a new file; a backup taken while another connection

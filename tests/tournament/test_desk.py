@@ -1,4 +1,4 @@
-"""The check-in desk (issue 3, RULES.md R9): find a player on a phone, check in with one tap, undo, counts,
+"""The check-in desk (RULES.md R9): find a player on a phone, check in with one tap, undo, counts,
 who is missing; permissions, bad input and htmx partials."""
 
 import threading
@@ -295,7 +295,7 @@ def test_waitlisted_player_cannot_be_checked_in(desk_client, event):
 
 @pytest.mark.parametrize(
     "next_url", ["https://evil.example/", "//evil.example/x", "javascript:alert(1)", "http://testserver.evil/", "x" * 3000,
-                 "xxx", "manage-home"]  # bare words: redirect() would read them as URL names (issue 7 fuzz)
+                 "xxx", "manage-home"]  # bare words: redirect() would read them as URL names (found by the fuzz tests)
 )
 def test_non_htmx_post_ignores_an_unsafe_next(desk_client, event, reg, next_url):
     response = desk_client.post(checkin_url(event, reg.pk), {"next": next_url})

@@ -1,4 +1,4 @@
-"""Draws in the app (issue 4, R8): first stage, draft, swap, redraw, release, public pages."""
+"""Draws in the app (R8): first stage, draft, swap, redraw, release, public pages."""
 
 import pytest
 from django.urls import reverse

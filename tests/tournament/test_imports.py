@@ -1,4 +1,4 @@
-"""The organiser's import (upload → preview → confirm) and export of registrations (issue 3, R9)."""
+"""The organiser's import (upload → preview → confirm) and export of registrations (R9)."""
 
 import datetime as dt
 import io

@@ -1,4 +1,4 @@
-"""The organiser's pages (issue 3): my festivals, a festival's events, one event's registrations, check-in
+"""The organiser's pages: my festivals, a festival's events, one event's registrations, check-in
 control (R9: check-in closes at a set time; the organiser may close early or reopen), player numbers (R8.2),
 withdrawals by the organiser, and the Django admin."""
 

@@ -1,4 +1,4 @@
-"""The player's personal page (issue 3, RULES.md R9): what it shows, withdraw, enter more events, desk taps."""
+"""The player's personal page (RULES.md R9): what it shows, withdraw, enter more events, desk taps."""
 
 import re
 

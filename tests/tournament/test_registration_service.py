@@ -1,4 +1,4 @@
-"""services.registration: places, waiting list, promotion, clashes and duplicates (issue 3, RULES.md R9)."""
+"""services.registration: places, waiting list, promotion, clashes and duplicates (RULES.md R9)."""
 
 import datetime as dt
 import threading

@@ -1,4 +1,4 @@
-"""The public registration form (issue 3, RULES.md R9): validation, outcomes, privacy, closed, rate limit."""
+"""The public registration form (RULES.md R9): validation, outcomes, privacy, closed, rate limit."""
 
 import datetime as dt
 import time

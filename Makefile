@@ -27,7 +27,7 @@ run: demo
 
 # DATABASE_URL=postgres://… make test runs the same suite on PostgreSQL.
 test: setup
-	$(PY) -m pytest $(PYTEST_ARGS)
+	$(PY) -m pytest -n auto $(PYTEST_ARGS)
 
 bench: setup
 	$(PY) -m bench.meld $(BENCH_ARGS)

@@ -347,28 +347,29 @@ def _zip_bomb() -> bytes:
     return buffer.getvalue()
 
 
-@pytest.mark.parametrize(
-    ("name", "content", "message"),
-    [
-        ("junk.csv", bytes(range(256)) * 20, "not a readable CSV"),
-        ("empty.csv", b"", "empty"),
-        ("blank.csv", b"\xef\xbb\xbf\n\n  \n", "empty"),
-        ("header-only.csv", ",".join(HEADER).encode(), "no registrations"),
-        ("notes.txt", b"event,name\n", ".csv or .xlsx"),
-        ("players", b"event,name\n", ".csv or .xlsx"),
-        ("old.xls", b"\xd0\xcf\x11\xe0" + b"\0" * 100, ".xls"),
-        ("fake.xlsx", b"event,name,contact\n", "XLSX"),
-        ("broken.xlsx", b"PK\x03\x04" + b"\0" * 100, "XLSX"),
-        ("bomb.xlsx", _zip_bomb(), "too large"),
-        ("nothing.xlsx", _empty_workbook(), "no column for"),
-        ("sheet.csv", xlsx_bytes([row()]), "not a readable CSV"),
-        ("wrong.csv", b"vorname,nachname\nA,B\n", "no column for"),
-        ("twice.csv", b"name,name,contact,birth_year,event\n", "appears twice"),
-        ("ragged.csv", b"event,name,contact,birth_year\nopen,A,a@example.org,2000,extra,cells\n", "more cells"),
-        ("utf16.csv", "event,name,contact,birth_year\n".encode("utf-16"), "not a readable CSV"),
-        ("huge.csv", b"a" * (reading.MAX_FILE_BYTES + 1), "2 MB"),
-    ],
-)
+GARBAGE = [
+    ("junk.csv", bytes(range(256)) * 20, "not a readable CSV"),
+    ("empty.csv", b"", "empty"),
+    ("blank.csv", b"\xef\xbb\xbf\n\n  \n", "empty"),
+    ("header-only.csv", ",".join(HEADER).encode(), "no registrations"),
+    ("notes.txt", b"event,name\n", ".csv or .xlsx"),
+    ("players", b"event,name\n", ".csv or .xlsx"),
+    ("old.xls", b"\xd0\xcf\x11\xe0" + b"\0" * 100, ".xls"),
+    ("fake.xlsx", b"event,name,contact\n", "XLSX"),
+    ("broken.xlsx", b"PK\x03\x04" + b"\0" * 100, "XLSX"),
+    ("bomb.xlsx", _zip_bomb(), "too large"),
+    ("nothing.xlsx", _empty_workbook(), "no column for"),
+    ("sheet.csv", xlsx_bytes([row()]), "not a readable CSV"),
+    ("wrong.csv", b"vorname,nachname\nA,B\n", "no column for"),
+    ("twice.csv", b"name,name,contact,birth_year,event\n", "appears twice"),
+    ("ragged.csv", b"event,name,contact,birth_year\nopen,A,a@example.org,2000,extra,cells\n", "more cells"),
+    ("utf16.csv", "event,name,contact,birth_year\n".encode("utf-16"), "not a readable CSV"),
+    ("huge.csv", b"a" * (reading.MAX_FILE_BYTES + 1), "2 MB"),
+]
+
+
+# Named by file: the generated XLSX bytes hold a timestamp, and parallel workers must collect the same ids.
+@pytest.mark.parametrize(("name", "content", "message"), GARBAGE, ids=[case[0] for case in GARBAGE])
 def test_garbage_files_get_a_clear_message_and_nothing_is_kept(organiser_client, festival, events, name,
         content, message):
     response = upload(organiser_client, festival, content, name)

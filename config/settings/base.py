@@ -76,10 +76,13 @@ TEMPLATES = [
     },
 ]
 
+# Connections stay open between requests (CONN_MAX_AGE); one the database has dropped meanwhile (a
+# PostgreSQL restart) is found and replaced before the request uses it, instead of failing it.
 DATABASES = {
     "default": dj_database_url.config(
         default=f"sqlite:///{BASE_DIR / 'db.sqlite3'}",
         conn_max_age=int(os.environ.get("DB_CONN_MAX_AGE", "60")),
+        conn_health_checks=True,
     )
 }
 if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":

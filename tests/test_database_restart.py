@@ -49,7 +49,7 @@ def terminate_all(db) -> None:
 
 @pytest.fixture
 def served(on_postgres, transactional_db, tmp_path):
-    """(server, table link, admin connection): a released round of one table, served with persistent
+    """(server, table link, stage, admin connection): a released round of one table, served with persistent
     connections (ten minutes)."""
     stage = released_stage(4)
     link = ensure_links(stage=stage, actor=Actor(label="organiser"))[0]
@@ -59,7 +59,7 @@ def served(on_postgres, transactional_db, tmp_path):
 
 
 def test_requests_after_the_database_dropped_an_idle_connection_succeed(served):
-    server, link, stage, db = served
+    server, link, _stage, db = served
     phone = Browser("phone")
     table = f"/t/{link.token}/"
     assert phone.request(server, table).status == 200
@@ -72,10 +72,6 @@ def test_requests_after_the_database_dropped_an_idle_connection_succeed(served):
     answers = [phone.request(server, table).status for _ in range(3)]
     assert answers == [200, 200, 200]
     assert len(app_backends(db)) == 1 and app_backends(db) != first
-
-
-def submit(referee: Browser, server, game_url: str, data: dict) -> int:
-    return referee.request(server, game_url, data).status
 
 
 def test_a_submission_cut_off_by_a_restart_records_nothing_and_its_resend_records_one_sheet(served):
@@ -91,7 +87,7 @@ def test_a_submission_cut_off_by_a_restart_records_nothing_and_its_resend_record
     with psycopg.connect(**db.info.get_parameters(), autocommit=False) as holder:
         holder.execute("LOCK TABLE scoring_scoresheet IN EXCLUSIVE MODE")
         answer = {}
-        sending = threading.Thread(target=lambda: answer.update(status=submit(referee, server, game_url, data)))
+        sending = threading.Thread(target=lambda: answer.update(status=referee.request(server, game_url, data).status))
         sending.start()
         deadline = time.monotonic() + 20
         while ("Lock",) not in [(wait,) for _pid, wait in app_backends(db)]:
@@ -104,7 +100,7 @@ def test_a_submission_cut_off_by_a_restart_records_nothing_and_its_resend_record
     assert not ScoreSheet.objects.filter(stage=stage).exists(), "half a submission was kept"
 
     # The referee sends it again (the page keeps the same idempotency key), twice.
-    assert [submit(referee, server, game_url, data) for _ in range(2)] == [302, 302]
+    assert [referee.request(server, game_url, data).status for _ in range(2)] == [302, 302]
     [sheet] = ScoreSheet.objects.filter(stage=stage)
     assert sheet.idempotency_key == data["idempotency_key"] and sheet.status == ScoreSheet.Status.SUBMITTED
     assert referee.request(server, f"/t/{link.token}/").status == 200

@@ -1,6 +1,13 @@
+import logging
 import os
 
+from django.conf import settings
 from django.core.wsgi import get_wsgi_application
 
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings.production")
 application = get_wsgi_application()
+
+if getattr(settings, "PLAIN_HTTP", False):
+    logging.getLogger("config").warning(
+        "Serving over plain HTTP (DJANGO_PLAIN_HTTP): cookies without the Secure flag, no redirect to HTTPS, no "
+        "HSTS. Anyone on the network can read passwords and sessions: use this only on a closed hall network.")

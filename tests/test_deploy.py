@@ -6,8 +6,12 @@ port, shared PostgreSQL and Redis), migrations once before any replica, and a pr
 replica through Docker's DNS and compresses only what is safe to compress.
 """
 
+import ipaddress
 import json
+import os
 import re
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -83,10 +87,62 @@ def test_the_proxy_finds_every_replica_through_dockers_dns(compose, nginx):
     assert re.findall(r"proxy_pass\s+http://(\w+);", nginx) and set(re.findall(r"proxy_pass\s+http://(\w+);", nginx)) == {name}
 
 
-def test_the_client_address_reaches_the_rate_limits(compose, nginx):
-    header = compose["services"]["web"]["environment"]["RATELIMIT_IP_META_KEY"]
-    assert header == "HTTP_X_REAL_IP"
+def web_environment(compose, **variables: str) -> dict[str, str]:
+    """The web service's environment as `docker compose up` gives it, the shell holding `variables` and the
+    README's two required ones."""
+    shell = {"DJANGO_SECRET_KEY": "k" * 64, "DJANGO_ALLOWED_HOSTS": "rummikub.example.org", **variables}
+
+    def substitute(match):
+        name, operator, default = match.groups()
+        if operator == ":?":
+            return shell[name]
+        return shell.get(name) or default
+
+    return {name: re.sub(r"\$\{(\w+)(:[-?])([^}]*)\}", substitute, str(value))
+            for name, value in compose["services"]["web"]["environment"].items()}
+
+
+def in_deployment(code: str, environment: dict[str, str], stdin: str = "") -> str:
+    """What `code` prints in a fresh process with `environment` (none of this machine's DJANGO_* settings), the
+    cache in memory instead of Redis; the code must not open the database."""
+    env = {name: value for name, value in os.environ.items() if not name.startswith("DJANGO_")}
+    env |= environment | {"REDIS_URL": ""}
+    result = subprocess.run([sys.executable, "-c", code], env=env, input=stdin, cwd=ROOT, capture_output=True,
+                            text=True, timeout=120)
+    assert result.returncode == 0, result.stderr
+    return result.stdout
+
+
+CLIENT_ADDRESS = """
+import json, django
+django.setup()
+from axes.helpers import get_client_ip_address
+from django.test import RequestFactory
+from django_ratelimit.core import _get_ip
+answers = []
+for remote, header in json.loads(input()):
+    request = RequestFactory().get("/", REMOTE_ADDR=remote, headers={"X-Real-IP": header, "X-Forwarded-For": header})
+    answers.append([get_client_ip_address(request), _get_ip(request)])
+print(json.dumps(answers))
+"""
+
+
+def test_the_deployment_reads_the_client_address_from_its_proxy_alike_for_lockouts_and_rate_limits(compose, nginx):
+    """Sign-in lock-outs (django-axes) and rate limits (django-ratelimit) tell clients apart by the address nginx
+    puts in X-Real-IP, from nginx's fixed address only; anything else is the connection's own address."""
+    proxy = compose["services"]["proxy"]
+    proxy_address = proxy["networks"]["default"]["ipv4_address"]
+    [pool] = compose["networks"]["default"]["ipam"]["config"]
+    assert ipaddress.ip_address(proxy_address) in ipaddress.ip_network(pool["subnet"])
+    assert ipaddress.ip_address(proxy_address) not in ipaddress.ip_network(pool["ip_range"]), \
+        "the replicas' addresses come from ip_range: the proxy's fixed one must lie outside it"
     assert re.search(r"proxy_set_header\s+X-Real-IP\s+\$remote_addr;", nginx)
+    environment = web_environment(compose)
+    assert environment["DJANGO_TRUSTED_PROXIES"] == proxy_address
+
+    cases = [[proxy_address, "203.0.113.5"], ["198.51.100.7", "203.0.113.5"], ["198.51.100.7", ""]]
+    answers = json.loads(in_deployment(CLIENT_ADDRESS, environment, stdin=json.dumps(cases)))
+    assert answers == [["203.0.113.5"] * 2, ["198.51.100.7"] * 2, ["198.51.100.7"] * 2]
 
 
 def test_compression_is_nginx_s_and_spares_staff_pages(nginx):
@@ -137,3 +193,14 @@ def test_the_image_serves_and_gets_signals():
     assert (shell, flag) == ("sh", "-c")
     assert script.startswith("exec gunicorn config.wsgi:application ")
     assert "--bind 0.0.0.0:8000" in script
+
+
+@pytest.mark.parametrize("shell, plain", [
+    ({}, False), ({"DJANGO_PLAIN_HTTP": "true"}, True), ({"DJANGO_SECURE_SSL_REDIRECT": "false"}, True),
+], ids=["https-by-default", "DJANGO_PLAIN_HTTP", "older-spelling"])
+def test_compose_passes_the_plain_http_switch_on(compose, shell, plain):
+    settings_seen = in_deployment(
+        "import json, django; django.setup(); from django.conf import settings as s; "
+        "print(json.dumps([s.SESSION_COOKIE_SECURE, s.CSRF_COOKIE_SECURE, s.SECURE_SSL_REDIRECT, "
+        "s.SECURE_HSTS_SECONDS > 0]))", web_environment(compose, **shell))
+    assert json.loads(settings_seen) == [not plain] * 4

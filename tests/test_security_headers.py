@@ -288,12 +288,16 @@ PRODUCTION_ENV = {
 }
 
 
-def in_production(code: str) -> str:
-    # Only the defaults of production.py: none of this machine's DJANGO_* or DATABASE_URL overrides.
+def run_in_production(code: str, **env: str) -> subprocess.CompletedProcess:
+    # Only the defaults of production.py and `env`: none of this machine's DJANGO_* or DATABASE_URL overrides.
     env = {name: value for name, value in os.environ.items()
-           if not name.startswith("DJANGO_") and name != "DATABASE_URL"} | PRODUCTION_ENV
-    result = subprocess.run([sys.executable, "-c", code], env=env, cwd=settings.BASE_DIR, capture_output=True,
-                            text=True, timeout=120)
+           if not name.startswith("DJANGO_") and name != "DATABASE_URL"} | PRODUCTION_ENV | env
+    return subprocess.run([sys.executable, "-c", code], env=env, cwd=settings.BASE_DIR, capture_output=True,
+                          text=True, timeout=120)
+
+
+def in_production(code: str, **env: str) -> str:
+    result = run_in_production(code, **env)
     assert result.returncode == 0, result.stderr
     return result.stdout
 
@@ -317,3 +321,57 @@ def test_the_deployment_check_passes_with_production_settings():
     """`make check-deploy` (CI runs it too); here so `make test` catches a regression first."""
     in_production("from django.core.management import execute_from_command_line; "
                   "execute_from_command_line(['manage.py', 'check', '--deploy', '--fail-level', 'WARNING'])")
+
+
+# What a browser gets: the served application (config/wsgi.py, so its start-up warning too) asked through
+# Django's test client, over HTTP and over HTTPS as the proxy reports it. tests/production_settings.py is
+# production's with static files from static/ (no collectstatic manifest needed to render a page).
+SERVED = """
+import json
+from django.test import Client
+import config.wsgi
+client = Client(HTTP_HOST="rummikub.example.org")
+answers = {}
+for scheme in ("http", "https"):
+    response = client.get("/accounts/login/", headers={"X-Forwarded-Proto": scheme})
+    cookie = response.cookies.get("csrftoken")
+    answers[scheme] = {"status": response.status_code, "location": response.get("Location"),
+                       "hsts": response.get("Strict-Transport-Security"),
+                       "secure_cookie": None if cookie is None else bool(cookie["secure"])}
+print(json.dumps(answers))
+"""
+
+
+def served(**env: str) -> tuple[dict, str]:
+    result = run_in_production(SERVED, DJANGO_SETTINGS_MODULE="tests.production_settings", **env)
+    assert result.returncode == 0, result.stderr
+    return json.loads(result.stdout), result.stderr
+
+
+def test_https_mode_redirects_and_sends_secure_cookies_and_hsts():
+    answers, log = served()
+    assert answers["http"] == {"status": 301, "location": "https://rummikub.example.org/accounts/login/",
+                               "hsts": None, "secure_cookie": None}
+    assert answers["https"] == {"status": 200, "location": None, "secure_cookie": True,
+                                "hsts": "max-age=31536000; includeSubDomains; preload"}
+    assert "plain HTTP" not in log
+
+
+@pytest.mark.parametrize("switch", [{"DJANGO_PLAIN_HTTP": "true"}, {"DJANGO_SECURE_SSL_REDIRECT": "false"},
+                                    {"DJANGO_PLAIN_HTTP": "yes", "DJANGO_SECURE_SSL_REDIRECT": "no"}])
+def test_the_plain_http_switch_turns_off_the_redirect_secure_cookies_and_hsts_together_and_warns(switch):
+    answers, log = served(**switch)
+    for scheme in ("http", "https"):
+        assert answers[scheme] == {"status": 200, "location": None, "hsts": None, "secure_cookie": False}, scheme
+    assert "plain HTTP" in log and "closed hall network" in log
+
+
+@pytest.mark.parametrize("switch, problem", [
+    ({"DJANGO_PLAIN_HTTP": "true", "DJANGO_SECURE_SSL_REDIRECT": "true"}, "contradict"),
+    ({"DJANGO_PLAIN_HTTP": "false", "DJANGO_SECURE_SSL_REDIRECT": "false"}, "contradict"),
+    ({"DJANGO_PLAIN_HTTP": "ture"}, "DJANGO_PLAIN_HTTP must be true or false"),
+])
+def test_an_unclear_plain_http_switch_stops_the_start(switch, problem):
+    result = run_in_production("import django; django.setup()", **switch)
+    assert result.returncode != 0
+    assert problem in result.stderr

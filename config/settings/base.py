@@ -1,10 +1,12 @@
 """Settings shared by every environment. Values that differ per deployment come from the environment."""
 
+import ipaddress
 import os
 from pathlib import Path
 
 import dj_database_url
 from csp.constants import NONE, SELF
+from django.core.exceptions import ImproperlyConfigured
 from django.utils.translation import gettext_lazy as _
 
 BASE_DIR = Path(__file__).resolve().parent.parent.parent
@@ -39,6 +41,8 @@ INSTALLED_APPS = [
 
 MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
+    # Outside the rest, so refusals and error pages of the staff addresses are never stored either.
+    "tournament.middleware.NoStoreForStaffMiddleware",
     "csp.middleware.CSPMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
@@ -74,10 +78,13 @@ TEMPLATES = [
     },
 ]
 
+# Connections stay open between requests (CONN_MAX_AGE); one the database has dropped meanwhile (a
+# PostgreSQL restart) is found and replaced before the request uses it, instead of failing it.
 DATABASES = {
     "default": dj_database_url.config(
         default=f"sqlite:///{BASE_DIR / 'db.sqlite3'}",
         conn_max_age=int(os.environ.get("DB_CONN_MAX_AGE", "60")),
+        conn_health_checks=True,
     )
 }
 if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
@@ -119,8 +126,18 @@ AXES_RESET_ON_SUCCESS = True
 # Registration floods: per client address, see tournament/views/registration.py.
 RATELIMIT_VIEW = "tournament.views.errors.rate_limited"
 REGISTRATION_RATE = os.environ.get("REGISTRATION_RATE", "10/m")
-# Behind the docker-compose reverse proxy the client address arrives in X-Forwarded-For.
-RATELIMIT_IP_META_KEY = os.environ.get("RATELIMIT_IP_META_KEY") or None
+
+# The client's address, alike for the lock-out and the rate limits: the reverse proxy's X-Real-IP, believed
+# only from the proxies listed here (docker-compose.yml gives nginx's fixed address); otherwise the
+# connection's own address.
+TRUSTED_PROXIES = env_list("DJANGO_TRUSTED_PROXIES")
+for _proxy in TRUSTED_PROXIES:
+    try:
+        ipaddress.ip_network(_proxy, strict=False)
+    except ValueError as error:  # a typo would otherwise break every request, not the start
+        raise ImproperlyConfigured(f"DJANGO_TRUSTED_PROXIES: {error}") from error
+AXES_CLIENT_IP_CALLABLE = "tournament.client_address.client_address"
+RATELIMIT_IP_META_KEY = "tournament.client_address.client_address"
 
 LANGUAGE_CODE = "en"
 LANGUAGES = [

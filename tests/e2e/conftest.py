@@ -76,6 +76,11 @@ def _unavailable(reason: str):
 
 @pytest.fixture(scope="module")
 def browser():
+    yield from launch_chromium()
+
+
+def launch_chromium(*extra_args: str):
+    """Yields a headless Chromium started with CHROMIUM_ARGS and `extra_args`, and closes it afterwards."""
     if not CHROMIUM.exists():
         _unavailable(f"Chromium not found at {CHROMIUM}")
     try:
@@ -89,7 +94,8 @@ def browser():
     os.environ["DJANGO_ALLOW_ASYNC_UNSAFE"] = "true"
     playwright = sync_playwright().start()
     try:
-        chromium = playwright.chromium.launch(executable_path=str(CHROMIUM), args=CHROMIUM_ARGS, headless=True)
+        chromium = playwright.chromium.launch(executable_path=str(CHROMIUM), args=[*CHROMIUM_ARGS, *extra_args],
+                                              headless=True)
         try:
             yield chromium
         finally:

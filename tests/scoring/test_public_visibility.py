@@ -60,66 +60,70 @@ def finished():
 
 def test_every_public_page_and_api_answer_shows_exactly_what_the_switches_open(client, finished):
     event, winner, mate = finished
+    for switches in SWITCHES:
+        switch(event, *switches)
+        check_pages(client, event, winner, mate, *switches)
+
+
+def check_pages(client, event, winner, mate, draw: bool, standings: bool, scores: bool) -> None:
     name, mate_name = winner.player.name, mate.player.name
-    for draw, standings, scores in SWITCHES:
-        switch(event, draw, standings, scores)
-        where = f"draw={draw} standings={standings} scores={scores}"
-        url = urls(event, winner.number)
-        pages = {key: text(client.get(address)) for key, address in url.items() if not key.startswith("api-")}
+    where = f"draw={draw} standings={standings} scores={scores}"
+    url = urls(event, winner.number)
+    pages = {key: text(client.get(address)) for key, address in url.items() if not key.startswith("api-")}
 
-        def shows(page: str, marker: str, expected: bool) -> None:
-            found = marker in pages[page]
-            assert found == expected, f"{where}: {page} {'shows' if found else 'lacks'} {marker!r}"
+    def shows(page: str, marker: str, expected: bool) -> None:
+        found = marker in pages[page]
+        assert found == expected, f"{where}: {page} {'shows' if found else 'lacks'} {marker!r}"
 
-        # the seating: who sits where now, and who sat with whom
-        for page in ("public-draw", "public-seat", "public-table"):
-            shows(page, name, draw)
-        for page in ("public-hall", "public-hall-live"):
-            shows(page, 'data-kind="draw"', draw)
-            shows(page, 'data-kind="standings"', standings)
-        for page in ("public-player", "public-player-live"):
-            shows(page, mate_name, draw)  # the tablemate of each game played
-            shows(page, "Score</th>", scores)
-            shows(page, "Rank in the event after this game", standings)
-            shows(page, "Wins</dt>", standings)
-        shows("event", url["public-seat"].split("?")[0], draw)
-        # the standings: who is ahead; each game's score only with the scores
-        for page in ("public-standings", "public-standings-live", "public-standings-stage",
-                     "public-standings-stage-live"):
-            shows(page, name, standings)
-            shows(page, "★", standings and scores)
-        for page in ("public-standings-stage", "public-standings-stage-live"):
-            shows(page, 'title="Table">T<', standings and draw)  # per-table ranking: a past seating
-        shows("event", url["public-standings"] + '"', standings)
-        # the results are the end of the standings: places, podium, certificates, the season
-        shows("event", url["results"] + '"', standings)
-        for marker in (name, "Podium", "under 15", "Final places"):
-            shows("results", marker, standings)
-        shows("results-print", name, standings)
-        shows("results-print", 'class="certificate ', standings)
-        shows("season", event.name, standings)
-        shows("public-find-player", name, True)  # the list of entered players is not behind a switch
+    # the seating: who sits where now, and who sat with whom
+    for page in ("public-draw", "public-seat", "public-table"):
+        shows(page, name, draw)
+    for page in ("public-hall", "public-hall-live"):
+        shows(page, 'data-kind="draw"', draw)
+        shows(page, 'data-kind="standings"', standings)
+    for page in ("public-player", "public-player-live"):
+        shows(page, mate_name, draw)  # the tablemate of each game played
+        shows(page, "Score</th>", scores)
+        shows(page, "Rank in the event after this game", standings)
+        shows(page, "Wins</dt>", standings)
+    shows("event", url["public-seat"].split("?")[0], draw)
+    # the standings: who is ahead; each game's score only with the scores
+    for page in ("public-standings", "public-standings-live", "public-standings-stage",
+                 "public-standings-stage-live"):
+        shows(page, name, standings)
+        shows(page, "★", standings and scores)
+    for page in ("public-standings-stage", "public-standings-stage-live"):
+        shows(page, 'title="Table">T<', standings and draw)  # per-table ranking: a past seating
+    shows("event", url["public-standings"] + '"', standings)
+    # the results are the end of the standings: places, podium, certificates, the season
+    shows("event", url["results"] + '"', standings)
+    for marker in (name, "Podium", "under 15", "Final places"):
+        shows("results", marker, standings)
+    shows("results-print", name, standings)
+    shows("results-print", 'class="certificate ', standings)
+    shows("season", event.name, standings)
+    shows("public-find-player", name, True)  # the list of entered players is not behind a switch
 
-        api = client.get(url["api-event"]).json()
-        assert api["event"]["public"] == {"draw": draw, "standings": standings, "scores": scores}, where
-        assert (api["links"]["draw"] is not None, api["links"]["standings"] is not None) == (draw, standings), where
-        answer = client.get(url["api-draw"])
-        assert answer.status_code == (200 if draw else 403), where
-        assert (name in answer.content.decode()) == draw, where
-        answer = client.get(url["api-standings"])
-        assert answer.status_code == (200 if standings else 403), where
-        if standings:
-            assert ("scores" in answer.json()["standings"][0]) == scores, where
-        answer = client.get(url["api-player"])
-        assert answer.status_code == (200 if draw or standings or scores else 403), where
-        if answer.status_code == 200:
-            data = answer.json()
-            assert ("next" in data, "rank" in data) == (draw, standings), where
-            for game in data["games"]:
-                assert ("table" in game, "tablemates" in game) == (draw, draw), where
-                assert ("score" in game, "win" in game) == (scores, scores), where
-                assert ("rank_after" in game) == standings, where
-            assert (mate_name in answer.content.decode()) == draw, where
+    api = client.get(url["api-event"]).json()
+    assert api["event"]["public"] == {"draw": draw, "standings": standings, "scores": scores}, where
+    assert (api["links"]["draw"] is not None, api["links"]["standings"] is not None) == (draw, standings), where
+    answer = client.get(url["api-draw"])
+    assert answer.status_code == (200 if draw else 403), where
+    assert (name in answer.content.decode()) == draw, where
+    answer = client.get(url["api-standings"])
+    assert answer.status_code == (200 if standings else 403), where
+    if standings:
+        assert ("scores" in answer.json()["standings"][0]) == scores, where
+    answer = client.get(url["api-player"])
+    assert answer.status_code == (200 if draw or standings or scores else 403), where
+    if answer.status_code == 200:
+        data = answer.json()
+        assert ("next" in data, "rank" in data) == (draw, standings), where
+        for game in data["games"]:
+            assert ("table" in game, "tablemates" in game) == (draw, draw), where
+            assert ("score" in game, "win" in game) == (scores, scores), where
+            assert ("rank_after" in game) == standings, where
+        assert (mate_name in answer.content.decode()) == draw, where
 
 
 def test_staff_print_the_certificates_while_the_results_are_not_public(client, finished):

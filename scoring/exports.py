@@ -32,6 +32,7 @@ from tournament.services.imports.exporting import CONTENT_TYPES
 from tournament.services.imports.layout import neutralise
 
 from .models import ScoreSheet, SheetSeat, WordTurn
+from .results.event import event_results
 from .standings import event_standings
 
 SCHEMA = "rummikub-event/1"
@@ -235,6 +236,20 @@ def _lots(event: Event) -> list[dict]:
     return out
 
 
+def places(event: Event) -> list[dict]:
+    """Who won: every player's final place as the results page shows it (`event_results`), and what decided
+    it — the deciding stage's games ("final": the Busan final, a Hong Kong event's games), the stage a player
+    went out in ("stage"), a recorded lot or a playoff. Empty until the deciding stage is complete."""
+    results = event_results(event)
+    if not results.final:
+        return []
+    return [
+        {"place": row.place, "player": row.registration.pk, "ranking_points": number(row.ranking_points),
+         "decided_by": row.decided_by or ("final" if row.stage == results.deciding_stage else "stage")}
+        for row in results.rows
+    ]
+
+
 def event_export(event: Event) -> dict:
     """The whole event as the documented "rummikub-event/1" object (docs/export.md)."""
     by_player, left = _conduct(event)
@@ -278,6 +293,7 @@ def event_export(event: Event) -> dict:
             for line in standings.lines
         ],
         "lots": _lots(event),
+        "places": places(event),
     }
 
 

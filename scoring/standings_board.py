@@ -11,6 +11,7 @@ from django.utils.translation import gettext as _
 
 from tournament.formats.ranking import PRIZE_PLACES, SeatResult
 from tournament.models import ConductRecord, Event, Registration, Stage, StageEntry
+from tournament.visibility import visibility
 
 from .live import Play, current_play, stage_play
 from .services import progress
@@ -60,12 +61,18 @@ class Board:
     play: Play | None = None
     average: bool = False
     show_reached: bool = False
-    scores: bool = True  # the event shows each game's score (Event.public_scores)
+    scores: bool = True  # the public sees each game's score (tournament/visibility.py)
+    tables: bool = True  # … and who sat at which table
+
+    @property
+    def table_column(self) -> bool:
+        """A per-table round ranks each table apart: its table numbers show, where the seating is public."""
+        return self.tables and self.cut is not None and self.cut.kind == "table"
 
     @property
     def width(self) -> int:
         """Columns in the table, for the cut line's colspan."""
-        table = 1 if self.cut and self.cut.kind == "table" else 0
+        table = 1 if self.table_column else 0
         return 5 + table + (len(self.columns) if self.scores else 0) + (1 if self.show_reached else 0)
 
 
@@ -154,7 +161,9 @@ def _advancement_cut(stage: Stage, rows: list[Row], play: Play) -> Cut | None:
 
 def build_board(event: Event, stage: Stage | None = None, play: Play | None = None) -> Board:
     """Everything a standings page shows, in a constant number of queries. `play`: where `stage` stands,
-    if the caller already knows it."""
+    if the caller already knows it. The caller checks that the standings are public; the game scores and
+    the table numbers follow their own switches here."""
+    public = visibility(event)
     standings = event_standings(event, stage=stage) if stage is not None else event_snapshot(event).standings
     stages = {s.number: s for s in event.stages.all()}
     leaving = departures(event)
@@ -171,10 +180,10 @@ def build_board(event: Event, stage: Stage | None = None, play: Play | None = No
                         leaving=leaving.get(line.player)))
     win = escape(_("win"))
     for row in rows:
-        row.cells = _cells_html(row.cells, win) if event.public_scores else mark_safe("")
+        row.cells = _cells_html(row.cells, win) if public.scores else mark_safe("")
     one_stage = stage is not None or len(stages) <= 1
     board = Board(standings, rows, _columns(standings, stages, one_stage), average=average,
-                  scores=event.public_scores)
+                  scores=public.scores, tables=public.draw)
     if stage is not None:
         board.play = play or stage_play(event, stage)
         if stage.advance in (Stage.Advance.PER_TABLE, Stage.Advance.PER_STAGE):

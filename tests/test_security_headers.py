@@ -259,7 +259,8 @@ PUBLIC_PAGES = {
 STAFF_PAGES = {
     "manage-home", "manage-festival", "manage-event", "manage-import", "manage-draws", "draw-print",
     "draw-cards", "board", "board-stage", "board-sheet", "board-correct", "board-links", "board-print", "desk",
-    "desk-search", "desk-counts", "desk-missing", "referee-table", "referee-game", "manage-results", "conduct",
+    "desk-search", "desk-counts", "desk-missing", "referee-table", "referee-game", "manage-results",
+    "manage-results-print", "conduct",
 }
 
 

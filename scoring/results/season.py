@@ -1,4 +1,6 @@
-"""The season (R9): ranking points added up per person across every festival's events of one year."""
+"""The season (R9): ranking points added up per person across every festival's events of one year — the
+events whose results are public (tournament/visibility.py): the season page is a public page, and an event's
+ranking points would tell its places."""
 
 from __future__ import annotations
 
@@ -11,6 +13,7 @@ from decimal import Decimal
 from tournament.models import (
     Event,
 )
+from tournament.visibility import visibility
 
 from .event import event_year, results_for_events
 
@@ -81,10 +84,12 @@ def season_years() -> list[int]:
 
 
 def season_standings(year: int, years: list[int] | None = None) -> Season:
-    """Ranking points added up per person over the year's events with final results (constant queries)."""
+    """Ranking points added up per person over the year's events with final, public results (constant
+    queries)."""
     start, end = _year_bounds(year)
     events = [e for e in Event.objects.filter(starts_at__gte=start, starts_at__lt=end)
-              .select_related("festival").order_by("starts_at", "id") if event_year(e) == year]
+              .select_related("festival").order_by("starts_at", "id")
+              if event_year(e) == year and visibility(e).results]
     results = results_for_events(events)
     counted = [e for e in events if results[e.id].final and results[e.id].points_table]
     rows = [(e, row) for e in counted for row in results[e.id].rows]

@@ -39,7 +39,7 @@ from tournament.models.registration import contact_key, name_key
 from tournament.services.audit import Actor, record
 from tournament.services.seating import write_seating
 
-from ..exports import EVENT_SETTINGS, number
+from ..exports import EVENT_SETTINGS, number, places
 from ..models import ScoreSheet, SheetSeat, WordTurn
 from ..standings import event_standings
 from .event_file import ImportRefused, Node, load, refuse
@@ -416,6 +416,18 @@ class _Importer:
             raise ImportRefused(_("The standings in the file do not follow from its score sheets and lots (was "
                                   "the file edited?); nothing was imported."), code="inconsistent")
 
+    def check_places(self, event: Event) -> None:
+        """The file's final places, when it has them (older files do not), must be the copy's."""
+        if not self.root.has("places"):
+            return
+        expected = [(node.get("place", "int"), self.registration(node.get("player", "int"), f"{node.where}.player").pk,
+                     number(node.get("ranking_points", "number")), node.get("decided_by", "text"))
+                    for node in self.root.nodes("places")]
+        computed = [(p["place"], p["player"], p["ranking_points"], p["decided_by"]) for p in places(event)]
+        if expected != computed:
+            raise ImportRefused(_("The places in the file do not follow from its score sheets, lots and playoffs "
+                                  "(was the file edited?); nothing was imported."), code="inconsistent")
+
 
 def import_event(*, document, actor: Actor, festival_slug: str | None = None) -> Imported:
     """Recreate an exported event (text, bytes or parsed JSON) in this database — all of it or nothing.
@@ -433,6 +445,7 @@ def import_event(*, document, actor: Actor, festival_slug: str | None = None) ->
             importer.conduct(event)
             importer.lots()
             importer.check_standings(event)
+            importer.check_places(event)
             record(actor=actor, action="event.imported", target=event, event=event,
                    after={"schema": root.get("schema", "text"), "festival_created": created, **importer.counts})
     except DatabaseError as error:  # a constraint the checks above did not foresee: still nothing written

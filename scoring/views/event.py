@@ -7,6 +7,7 @@ from django.urls import path
 from tournament.schedule import schedule
 from tournament.services import seating
 from tournament.views.helpers import get_event, with_counts
+from tournament.visibility import visibility
 
 from ..live import current_play
 
@@ -14,9 +15,10 @@ from ..live import current_play
 def event_page(request, festival, event):
     event = get_event(festival, event)
     event = with_counts(type(event).objects.filter(pk=event.pk)).select_related("festival").get()
-    has_draw = seating.has_released_draw(event)
+    shown = visibility(event)
+    has_draw = shown.draw and seating.has_released_draw(event)
     return render(request, "tournament/event.html", {
-        "festival": event.festival, "event": event, "has_draw": has_draw, "schedule": schedule(event),
+        "festival": event.festival, "event": event, "shown": shown, "has_draw": has_draw, "schedule": schedule(event),
         "play": current_play(event),
     })
 

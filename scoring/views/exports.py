@@ -3,7 +3,7 @@
 - `manage/<festival>/<event>/export.json` — the whole event ("rummikub-event/1"), the same text as
   `manage.py export_event`; `export/standings.csv|xlsx` and `export/results.csv|xlsx`. Organisers only.
 - `api/events/<festival>/<event>/` (+ `standings/`, `draw/`, `players/<number>/`) — no login, only what the
-  event's public_* switches show, `Access-Control-Allow-Origin: *` (a streamer overlay may poll it), an ETag
+  event's public switches show (tournament/visibility.py, the rule of every public page), `Access-Control-Allow-Origin: *` (a streamer overlay may poll it), an ETag
   (an unchanged answer is a bodyless 304) and a constant number of queries per answer.
 """
 
@@ -20,6 +20,7 @@ from tournament.models import Event, Registration, Stage
 from tournament.permissions import ORGANISER
 from tournament.services import seating
 from tournament.views.helpers import get_event, staff_view
+from tournament.visibility import visibility
 
 from .. import exports
 from ..models import ScoreSheet, SheetSeat
@@ -133,18 +134,19 @@ def _current(event: Event) -> dict | None:
 @api
 def api_event(request, event):
     """The event, what the public sees, and links to the other answers."""
+    shown = visibility(event)
     data = {
         "event": {
             "festival": {"slug": event.festival.slug, "name": event.festival.name},
             "slug": event.slug, "name": event.name, "format": event.format, "game": event.game,
             "ruleset": event.ruleset, "starts_at": event.starts_at, "ends_at": event.ends_at,
-            "public": {"draw": event.public_draw, "standings": event.public_standings, "scores": event.public_scores},
+            "public": {"draw": shown.draw, "standings": shown.standings, "scores": shown.scores},
             "current": _current(event),
         },
         "links": {
             "self": _api_url(request, "api-event", event),
-            "standings": _api_url(request, "api-standings", event) if event.public_standings else None,
-            "draw": _api_url(request, "api-draw", event) if event.public_draw else None,
+            "standings": _api_url(request, "api-standings", event) if shown.standings else None,
+            "draw": _api_url(request, "api-draw", event) if shown.draw else None,
             "player": _api_url(request, "api-player", event, number=1).removesuffix("1/") + "{number}/",
             "page": request.build_absolute_uri(event.get_absolute_url()),
         },
@@ -160,7 +162,8 @@ def _player(registration: Registration, left) -> dict:
 @api
 def api_standings(request, event):
     """Rank, wins and points of everyone who played; each game's score only where scores are public."""
-    if not event.public_standings:
+    shown = visibility(event)
+    if not shown.standings:
         return _hidden(request, "standings")
     standings = event_standings(event)
     left = departures(event)
@@ -169,7 +172,7 @@ def api_standings(request, event):
         row = {"rank": line.rank, "tied": line.tied, "player": _player(standings.registrations[line.player], left),
                "games": line.games, "wins": line.wins, "points": exports.number(line.points),
                "total": exports.number(line.total)}
-        if event.public_scores:
+        if shown.scores:
             row["scores"] = [
                 {"score": exports.number(line.cells[c].score), "win": line.cells[c].win, "table": line.cells[c].table}
                 if c in line.cells else None
@@ -186,7 +189,7 @@ def api_standings(request, event):
 @api
 def api_draw(request, event):
     """The current released seating (tables in order, seat 1 plays first), or null before the first release."""
-    if not event.public_draw:
+    if not visibility(event).draw:
         return _hidden(request, "draw")
     draw = seating.public_draw(event)
     if draw is None:
@@ -223,7 +226,8 @@ def _next_seat(event: Event, registration: Registration, played: set) -> dict | 
 @api
 def api_player(request, event, number):
     """A player's page as data: every game (table, tablemates, score, win, running rank) and the next table."""
-    if not (event.public_draw or event.public_standings or event.public_scores):
+    shown = visibility(event)
+    if not shown.games:
         return _hidden(request, "results")
     registration = None
     if 1 <= number <= MAX_PLAYER_NUMBER:
@@ -241,7 +245,7 @@ def api_player(request, event, number):
         by_game.setdefault((line.sheet.stage.number, line.sheet.game), []).append(line)
     data = {"event": event.slug, "player": _player(registration, left)}
     ranks = {}
-    if event.public_standings:
+    if shown.standings:
         standings = event_standings(event)
         mine = next((line for line in standings.lines if line.player == registration.pk), None)
         if mine is not None:
@@ -252,18 +256,18 @@ def api_player(request, event, number):
     for (stage_number, game), table in sorted(by_game.items()):
         own = next(line for line in table if line.registration_id == registration.pk)
         entry = {"stage": stage_number, "stage_name": own.sheet.stage.display_name, "game": game}
-        if event.public_draw or event.public_scores:
+        if shown.draw:  # who sat where, also in games played
             entry["table"] = own.sheet.table_number
             entry["tablemates"] = [
                 {"seat": line.position, "number": line.registration.number, "name": line.registration.player.name}
                 for line in table if line.registration_id != registration.pk]
-        if event.public_scores:
+        if shown.scores:
             entry.update(score=exports.number(own.score), win=own.win)
-        if event.public_standings:
+        if shown.standings:
             entry["rank_after"] = ranks.get((stage_number, game))
         games.append(entry)
     data["games"] = games
-    if event.public_draw:
+    if shown.draw:
         data["next"] = _next_seat(event, registration, set(by_game))
     return _json(request, data)
 

@@ -2,7 +2,8 @@
 
 Each page has a full version and a "live" fragment that htmx polls (inside `data-poll`, so hidden tabs
 skip it). Both answer with an ETag built from `scoring.live.event_version`; an unchanged page costs two
-small queries and a 304. Query counts do not grow with the number of players.
+small queries and a 304. Query counts do not grow with the number of players. What each page shows follows
+the event's public switches, through tournament/visibility.py (the one rule for every public page).
 """
 
 from dataclasses import dataclass
@@ -19,6 +20,7 @@ from tournament.models import Event, Registration, Stage
 from tournament.models.registration import name_key
 from tournament.services import seating
 from tournament.views.helpers import get_event
+from tournament.visibility import visibility
 
 from ..live import current_play, etag_for
 from ..services.conduct import departures
@@ -92,10 +94,11 @@ def _stage(event: Event, number: int) -> Stage:
 
 def _standings_context(request, festival, event, stage):
     event = _event(request, festival, event)
+    shown = visibility(event)
     stage_obj = _stage(event, stage) if stage is not None else None
     context = {"festival": event.festival, "event": event, "stage": stage_obj,
-               "stages": list(event.stages.all()), "published": event.public_standings}
-    if event.public_standings:
+               "stages": list(event.stages.all()), "published": shown.standings}
+    if shown.standings:
         context["board"] = build_board(event, stage_obj)
     return context
 
@@ -135,28 +138,31 @@ def _registration(event: Event, number: int) -> Registration:
 
 def _player_context(request, festival, event, number):
     event = _event(request, festival, event)
+    shown = visibility(event)
     registration = _registration(event, number)
     snapshot = event_snapshot(event)
     standings = snapshot.standings
     stages = {s.number: s for s in event.stages.all()}
     mine = [r for r in snapshot.results if r.player_id == registration.id]
-    ranks = snapshot.running_ranks(registration.id) if event.public_standings else {}
+    ranks = snapshot.running_ranks(registration.id) if shown.standings else {}
     games = []
-    for result in mine:
+    for result in mine if shown.games else ():
         mates = [standings.registrations[p] for p in snapshot.at_table[(result.stage, result.game, result.table)]
-                 if p != registration.id and p in standings.registrations]
-        games.append(Game(stages.get(result.stage), result.game, result.table, signed(result.score), result.win,
+                 if p != registration.id and p in standings.registrations] if shown.draw else []
+        games.append(Game(stages.get(result.stage), result.game, result.table if shown.draw else 0,
+                          signed(result.score) if shown.scores else "", result.win and shown.scores,
                           sorted(mates, key=lambda r: r.number or 0), ranks.get((result.stage, result.game), "")))
-    line = next((line for line in standings.lines if line.player == registration.id), None)
+    line = next((line for line in standings.lines if line.player == registration.id), None) if shown.standings else None
     played = {(r.stage, r.game) for r in mine}
-    found = seating.next_table(event, registration, played) if event.public_draw else None
+    found = seating.next_table(event, registration, played) if shown.draw else None
     next_table = dict(vars(found)) if found else None
     if next_table and mine and event.format == Event.Format.HONG_KONG and mine[-1].stage == next_table["stage"].number:
         # R8.2: after every game the top two of each table move up a table (k → k+1, the last → 1), the rest stay.
         next_table["came_from"] = mine[-1].table
         next_table["moved"] = "stays" if next_table["table"] == mine[-1].table else "up"
     return {
-        "festival": event.festival, "event": event, "registration": registration, "games": games, "line": line,
+        "festival": event.festival, "event": event, "shown": shown, "registration": registration, "games": games,
+        "line": line,
         "rank": (f"{line.rank}=" if line.tied else str(line.rank)) if line and line.games else "",
         "total": signed(line.total) if line else "", "average": signed(line.average) if line else "",
         "points_average": standings.points == "average",
@@ -203,7 +209,7 @@ def _hall_context(request, festival, event):
     event = _event(request, festival, event)
     play = current_play(event)
     board = None
-    if event.public_standings and play.stage:
+    if visibility(event).standings and play.stage:
         # Busan: the round being played (its cut decides who goes on); Hong Kong: the whole event, with its
         # prize places, also while a playoff table is played.
         per_stage = event.format == Event.Format.BUSAN and play.stage.advance != Stage.Advance.PLAYOFF

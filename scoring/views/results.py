@@ -1,9 +1,11 @@
 """Final results, podium, certificates, ranking points, playoffs and the season (R7–R9).
 
-Public (no login, no JavaScript): `f/<festival>/<event>/results/` and its printable certificates, `season/`.
+Public (no login, no JavaScript): `f/<festival>/<event>/results/` and its printable certificates, `season/`
+— only where the organiser publishes the results (tournament/visibility.py: they follow the standings).
 Organiser (and chief referee) under `manage/<festival>/<event>/results/`: the same places with the ties
-on prize places and what decides them (a recorded lot or a one-game playoff), and the ranking-points
-table. Views only parse and call one service; permissions are checked here, on the server.
+on prize places and what decides them (a recorded lot or a one-game playoff), the ranking-points table and
+the certificates, published or not. Views only parse and call one service; permissions are checked here,
+on the server.
 """
 
 
@@ -19,6 +21,7 @@ from tournament.models import Event
 from tournament.permissions import CHIEF_REFEREE, ORGANISER
 from tournament.services.audit import Actor
 from tournament.views.helpers import form_errors, get_event, run_service, staff_view
+from tournament.visibility import visibility
 
 from ..forms.results import PlaceForm, RankingPointsForm, SeasonForm
 from ..results.actions import draw_place_lot, set_ranking_points
@@ -32,7 +35,7 @@ def _manage_url(event: Event) -> str:
 
 
 def _standings_url(event: Event) -> str:
-    if not event.public_standings:
+    if not visibility(event).standings:
         return ""
     return reverse("public-standings", kwargs={"festival": event.festival.slug, "event": event.slug})
 
@@ -43,10 +46,19 @@ def _standings_url(event: Event) -> str:
 def results_page(request, festival, event):
     """Final places, the podium and ranking points; "not final yet" until the final stage is complete."""
     event = get_event(festival, event)
-    results = event_results(event)
+    published = visibility(event).results
     return render(request, "scoring/results/public.html", {
-        "festival": event.festival, "event": event, "results": results, "standings_url": _standings_url(event),
+        "festival": event.festival, "event": event, "published": published,
+        "results": event_results(event) if published else None, "standings_url": _standings_url(event),
         "show_stage": event.format == Event.Format.BUSAN,
+    })
+
+
+def _certificates(request, event: Event, *, published: bool, back: str):
+    return render(request, "scoring/results/print.html", {
+        "festival": event.festival, "event": event, "published": published,
+        "results": event_results(event) if published else None, "standings_url": _standings_url(event),
+        "date": timezone.localtime(event.starts_at).date(), "back_url": back,
     })
 
 
@@ -54,11 +66,8 @@ def results_page(request, festival, event):
 def certificates(request, festival, event):
     """One printable certificate per podium place (A5 landscape, two to an A4 sheet when printed)."""
     event = get_event(festival, event)
-    results = event_results(event)
-    return render(request, "scoring/results/print.html", {
-        "festival": event.festival, "event": event, "results": results, "standings_url": _standings_url(event),
-        "date": timezone.localtime(event.starts_at).date(),
-    })
+    return _certificates(request, event, published=visibility(event).results,
+                         back=reverse("results", kwargs={"festival": event.festival.slug, "event": event.slug}))
 
 
 @require_safe
@@ -90,6 +99,7 @@ def manage_results(request, event):
         "points_form": RankingPointsForm(initial={"ranking_points": event.ranking_points}),
         "pending": pending, "board_url": reverse("board", kwargs={"festival": event.festival.slug, "event": event.slug}),
         "public_url": reverse("results", kwargs={"festival": event.festival.slug, "event": event.slug}),
+        "published": visibility(event).results,
     })
 
 
@@ -101,6 +111,14 @@ def _place_action(request, event, service, done):
     place = form.cleaned_data["place"]
     return run_service(request, lambda: service(event=event, place=place, actor=Actor.of(request)),
                        done=done % {"place": place}, then=_manage_url(event))
+
+
+@require_safe
+@never_cache
+@staff_view(CHIEF_REFEREE, home="manage-results")
+def manage_certificates(request, event):
+    """The certificates for the prize-giving, also while the results are not public."""
+    return _certificates(request, event, published=True, back=_manage_url(event))
 
 
 @require_POST
@@ -136,6 +154,7 @@ urlpatterns = [
     path(PUBLIC, results_page, name="results"),
     path(PUBLIC + "print/", certificates, name="results-print"),
     path(MANAGE, manage_results, name="manage-results"),
+    path(MANAGE + "print/", manage_certificates, name="manage-results-print"),
     path(MANAGE + "playoff/", playoff, name="results-playoff"),
     path(MANAGE + "lot/", lot, name="results-lot"),
     path(MANAGE + "points/", ranking_points, name="results-points"),

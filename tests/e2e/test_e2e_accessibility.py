@@ -318,6 +318,8 @@ CASES = [
     Case("table-links", "organiser", _live("board-links", stage=1), ("Table links",)),
     Case("paper-sheets", "organiser", _live("board-print", stage=1), ("Paper score sheets",)),
     Case("manage-results", "organiser", lambda w: reverse("manage-results", kwargs=ev(w.finished)), ("Results",)),
+    Case("manage-certificates", "organiser", lambda w: reverse("manage-results-print", kwargs=ev(w.finished)),
+         ("Certificates",)),
 ]
 
 

@@ -14,10 +14,13 @@ from django.utils import translation
 
 from scoring.exports import dumps, event_export, event_json, number, table_file
 from scoring.models import ScoreSheet, SheetSeat
+from scoring.results.actions import draw_place_lot
+from scoring.results.event import event_results
+from scoring.services.playoff import create_playoff
 from scoring.services.sheets import confirm_sheet, submit_sheet
 from scoring.simulation import simulate
 from tests.factories import make_event, make_festival, make_staff, released_stage
-from tests.scoring.helpers import chief_of, entry_for, key
+from tests.scoring.helpers import chief_of, confirm, entry_for, hong_kong, key, played_busan_final, seated
 from tournament.models import Event, Player, StageEntry
 from tournament.services.audit import Actor
 
@@ -42,6 +45,7 @@ SEAT_KEYS = {"seat": INT, "player": INT, "went_out": BOOL, "tiles": (STR, NULL),
              "penalty": NUM, "score": NUM, "win": BOOL}
 STANDING_KEYS = {"rank": INT, "player": INT, "games": INT, "wins": INT, "points": NUM}
 LOT_KEYS = {"stage": INT, "game": (INT, NULL), "players": LIST, "numbers": DICT, "winner": INT}
+PLACE_KEYS = {"place": INT, "player": INT, "ranking_points": NUM, "decided_by": STR}
 
 
 def is_number(value) -> bool:
@@ -97,6 +101,9 @@ def check_export(text: str) -> dict:
     for lot in data["lots"]:
         check(lot, LOT_KEYS, "lot")
         assert lot["winner"] in lot["players"]
+    for place in data["places"]:
+        check(place, PLACE_KEYS, "places")
+        assert place["player"] in ids and place["decided_by"] in ("final", "stage", "lot", "playoff")
     return data
 
 
@@ -123,6 +130,40 @@ def test_whole_hong_kong_event_matches_the_documented_shape_with_average_points(
     assert data["event"]["format"] == "hk" and data["event"]["ruleset"]["points"] == "average"
     assert [len(g["tables"]) for g in data["stages"][0]["games"]] == [4, 4, 4]
     assert any(not isinstance(line["points"], int) for line in data["standings"])  # averages like 33.33
+
+
+def test_the_export_says_who_won_as_the_results_page_places_them(client):
+    """The standings run over every confirmed game: here the final's winner ranks 5th in them (seed 1)."""
+    event = simulate("busan", 16, 1)
+    event.ranking_points = [100, 70, 50, 40]
+    event.save()
+    data = check_export(event_json(event))
+    places = data["places"]
+    rows = event_results(event).rows
+    assert [(p["place"], p["player"], p["ranking_points"]) for p in places] == [
+        (row.place, row.registration.pk, row.ranking_points) for row in rows]
+    assert len(places) == 16 and places[0]["ranking_points"] == 100 and places[4]["ranking_points"] == 0
+    assert [p["decided_by"] for p in places] == ["final"] * 4 + ["stage"] * 12  # out in rounds 1 and 2
+    assert data["standings"][0]["player"] != places[0]["player"]
+    winner = next(p["name"] for p in data["players"] if p["id"] == places[0]["player"])
+    page = client.get(reverse("results", kwargs={"festival": event.festival.slug, "event": event.slug}))
+    assert page.context["results"].podium[0].player.name == winner
+
+
+def test_places_say_when_a_lot_or_a_playoff_decided_them_and_are_empty_until_the_final_is_played():
+    assert event_export(released_stage(4).event)["places"] == []  # the final is drawn, not played
+    stage, seats = played_busan_final((5, 5, 10, 20), end="blocked")  # seats 1 and 2 share place 1
+    draw_place_lot(event=stage.event, place=1, actor=chief_of(stage.event), seed=1)
+    places = event_export(stage.event)["places"]
+    assert [(p["place"], p["decided_by"]) for p in places] == [(1, "lot"), (2, "lot"), (3, "final"), (4, "final")]
+    tied = hong_kong(4)
+    chief = chief_of(tied.event)
+    confirm(tied, [5, 5, 10, 20], chief=chief, end="blocked")
+    confirm(create_playoff(event=tied.event, place=1, actor=chief, seed=11), [0, 25], chief=chief)
+    places = event_export(tied.event)["places"]
+    assert [(p["place"], p["decided_by"]) for p in places] == [
+        (1, "playoff"), (2, "playoff"), (3, "final"), (4, "final")]
+    assert {p["player"] for p in places[:2]} == set(seated(tied)[:2])
 
 
 def test_scores_are_json_numbers_whole_ones_without_decimals():
@@ -177,7 +218,8 @@ def test_export_event_command_refuses_unknown_and_ambiguous_slugs():
 @pytest.mark.parametrize("players", [8, 40])
 def test_export_reads_a_constant_number_of_queries(players, django_assert_max_num_queries):
     event = Event.objects.select_related("festival").get(pk=simulate("busan", players, 6).pk)
-    with django_assert_max_num_queries(10):  # 10th: every released seating, for the re-import
+    # 10th: every released seating, for the re-import; 8 more: the places, read as the results page reads them
+    with django_assert_max_num_queries(18):
         event_export(event)
     for what in ("standings", "results"):
         with django_assert_max_num_queries(5):

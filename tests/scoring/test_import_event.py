@@ -78,6 +78,8 @@ def remap(doc: dict, ids: dict[int, int], festival: str | None = None) -> dict:
         lot["numbers"] = {str(ids[int(p)]): n for p, n in lot["numbers"].items()}
         lot["winner"] = ids[lot["winner"]]
         lot["order"] = [ids[p] for p in lot["order"]]
+    for place in doc.get("places", []):
+        place["player"] = ids[place["player"]]
     if festival is not None:
         doc["festival"]["slug"] = doc["event"]["festival"] = festival
     return doc
@@ -388,6 +390,26 @@ def test_an_edited_score_is_refused_because_the_standings_no_longer_follow(expor
     seats = doc["stages"][0]["games"][0]["tables"][0]["seats"]
     seats[0]["score"], seats[1]["score"] = seats[0]["score"] + 100, seats[1]["score"] - 100
     refused(doc, "standings in the file do not follow")
+
+
+def test_places_that_do_not_follow_from_the_sheets_are_refused(exported):
+    doc = copy.deepcopy(exported)
+    first, second = doc["places"][:2]
+    first["player"], second["player"] = second["player"], first["player"]
+    refused(doc, "places in the file do not follow")
+    doc = copy.deepcopy(exported)
+    doc["places"][-1]["decided_by"] = "lot"
+    refused(doc, "places in the file do not follow")
+    doc = copy.deepcopy(exported)
+    doc["places"].pop()
+    refused(doc, "places in the file do not follow")
+
+
+def test_a_file_from_before_the_places_imports_and_gains_them(exported):
+    doc = copy.deepcopy(exported)
+    del doc["places"]
+    imported = import_event(document=doc, festival_slug="older-file", actor=IMPORTER)
+    assert_same_event(exported, export_of(imported.event), festival="older-file")
 
 
 def test_an_event_that_exists_is_not_overwritten(exported):

@@ -15,6 +15,7 @@ from dataclasses import dataclass
 from django.utils import timezone
 
 from ..models import Draw, DrawTable, Event, Registration, Seat, Stage
+from ..visibility import visibility
 
 SEAT_ORDER = ("table__number", "position")
 
@@ -55,7 +56,7 @@ def latest_released_draw(event: Event) -> Draw | None:
 
 def public_draw(event: Event) -> Draw | None:
     """The seating the public sees now: the latest released one, if the organiser shows the draw."""
-    return latest_released_draw(event) if event.public_draw else None
+    return latest_released_draw(event) if visibility(event).draw else None
 
 
 def has_released_draw(event: Event) -> bool:

@@ -1,4 +1,5 @@
-"""Public seating pages: the released draw, "where do I sit?", and each table's page."""
+"""Public seating pages: the released draw, "where do I sit?", and each table's page — when the organiser
+shows the draw (tournament/visibility.py)."""
 
 from django.db.models import Q
 from django.http import Http404
@@ -8,6 +9,7 @@ from django.urls import path
 from ..models import Seat
 from ..models.registration import name_key
 from ..services import seating
+from ..visibility import visibility
 from .helpers import get_event
 
 MAX_RESULTS = 20
@@ -18,7 +20,8 @@ def public_draw(request, festival, event):
     draw = seating.public_draw(event)
     seats = seating.seats(draw) if draw else []
     return render(request, "tournament/draws/public.html", {
-        "festival": event.festival, "event": event, "draw": draw, "tables": seating.by_table(seats),
+        "festival": event.festival, "event": event, "shown": visibility(event), "draw": draw,
+        "tables": seating.by_table(seats),
     })
 
 
@@ -34,7 +37,7 @@ def find_seat(request, festival, event):
         results = list(Seat.objects.filter(condition, draw=draw).select_related("table", "registration__player")
                        .order_by(*seating.SEAT_ORDER)[: MAX_RESULTS + 1])
     return render(request, "tournament/draws/find_seat.html", {
-        "festival": event.festival, "event": event, "draw": draw, "query": query,
+        "festival": event.festival, "event": event, "shown": visibility(event), "draw": draw, "query": query,
         "results": results[:MAX_RESULTS], "more": len(results) > MAX_RESULTS,
     })
 
@@ -46,7 +49,8 @@ def public_table(request, festival, event, number):
         raise Http404
     seats = seating.seats(draw, table=number) if draw else []
     return render(request, "tournament/draws/table.html", {
-        "festival": event.festival, "event": event, "draw": draw, "number": number, "seats": seats,
+        "festival": event.festival, "event": event, "shown": visibility(event), "draw": draw, "number": number,
+        "seats": seats,
     })
 
 

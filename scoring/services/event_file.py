@@ -7,6 +7,7 @@ expected a number"). Nothing here touches the database.
 
 import datetime as dt
 import json
+import re
 from decimal import Decimal, InvalidOperation
 
 from django.utils.translation import gettext as _
@@ -18,6 +19,9 @@ from ..exports import SCHEMA
 # 500 players play about 1,000 sheets in a day; their export is about 5 MB.
 MAX_FILE_BYTES = 50 * 1024 * 1024
 MISSING = object()
+# What no database column or spreadsheet cell can hold: NUL and the other control characters (tabs and line
+# breaks are text), and halves of UTF-16 surrogate pairs, which JSON can write but are no characters at all.
+UNSTORABLE = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f\ud800-\udfff]")
 
 
 class ImportRefused(ServiceError):
@@ -38,7 +42,11 @@ def _whole(value, where):
 
 def _text(value, where):
     if isinstance(value, str):
-        return value
+        unstorable = UNSTORABLE.search(value)
+        if unstorable is None:
+            return value
+        refuse(where, _("contains a control character (U+%(code)s), which cannot be stored")
+               % {"code": f"{ord(unstorable.group()):04X}"})
     refuse(where, _("expected text"))
 
 

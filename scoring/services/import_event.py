@@ -8,7 +8,9 @@ inconsistency stops it with a message naming the place in the file, and nothing 
 
 It does not replay the services: the file is the record of what the services did. It does check that the
 records fit together (a sheet names the players seated at its table; the standings in the file follow from
-its sheets) so that a hand-edited or truncated file cannot leave an event the app would trip over.
+its sheets) and what the services would have refused (`import_checks`: players by the registration form's
+rules, every sheet judged again by the rules engine), so that a hand-edited or truncated file cannot leave an
+event the app would trip over.
 Not carried by the export, so not imported: submitted sheets still waiting for confirmation, returned and
 superseded versions, drafts, staff accounts (sheets keep who entered them as text), private links.
 
@@ -43,6 +45,7 @@ from ..exports import EVENT_SETTINGS, number, places
 from ..models import ScoreSheet, SheetSeat, WordTurn
 from ..standings import event_standings
 from .event_file import ImportRefused, Node, load, refuse
+from .import_checks import judge_sheet, player_details
 
 IMPORT_LABEL = "import"
 # What a draw was asked to respect (tournament.formats.draw.Constraints; a swap in a draft rebuilds it).
@@ -182,11 +185,10 @@ class _Importer:
         ordered = sorted(zip(ids, nodes, strict=True), key=lambda pair: pair[0])
         rows, stamps, new_players = [], [], []
         for player_id, node in ordered:
-            person = Player(
-                festival=festival, name=node.get("name", "text"), contact=node.get("contact", "text"),
-                birth_year=node.get("birth_year", "int"), affiliation=node.get("affiliation", "text"),
-                ranking_id=node.get("ranking_id", "text"),
-            )
+            details = player_details(node)
+            person = Player(festival=festival, name=details.name, contact=details.contact,
+                            birth_year=details.birth_year, affiliation=details.affiliation,
+                            ranking_id=details.ranking_id)
             person.name_key, person.contact_key = name_key(person.name), contact_key(person.contact)
             _valid(person, node.where, exclude=["token"])
             key = (person.name_key, person.contact_key)
@@ -318,11 +320,15 @@ class _Importer:
                 if {(line.position, line.registration.pk) for line in seat_lines} != expected or len(
                         seat_lines) != len(expected):
                     refuse(f"{where}.seats", _("the sheet does not name exactly the players seated at this table"))
+                sheet_turns = []
+                if event.game == Event.Game.WORD:
+                    sheet_turns = self.word_turns(sheet, table_node, {position for position, _r in tables[number_]})
+                judge_sheet(event=event, sheet=sheet, where=where, seated=tables[number_], lines=seat_lines,
+                            turns=sheet_turns)
                 sheets.append(sheet)
                 stamps.append(table_node.get("submitted_at", "moment"))
                 lines += seat_lines
-                if event.game == Event.Game.WORD:
-                    turns += self.word_turns(sheet, table_node, {position for position, _r in tables[number_]})
+                turns += sheet_turns
         _create_all(ScoreSheet, sheets)
         _restamp(ScoreSheet, sheets, "submitted_at", stamps)
         SheetSeat.objects.bulk_create(lines, batch_size=500)

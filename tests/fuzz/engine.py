@@ -29,8 +29,9 @@ from tournament.permissions import ORGANISER
 from tournament.services import seating
 
 # Sessions and django-axes' failed-login log are written by design on refused requests; content types and
-# permissions never change at run time.
+# permissions never change at run time; an upload waiting for its preview is the sender's, like a session.
 NOT_FINGERPRINTED = {"sessions", "axes", "contenttypes"}
+NOT_FINGERPRINTED_MODELS = {"auth.Permission", "tournament.PendingImport"}
 EXPANSIONS = {"p": range(1, 6), "i": range(0, 14), "a": ("warning", "disqualify", "leave")}
 LANGUAGES = ["en", "ko", "zh-hant", "zh-Hant-HK,zh;q=0.8", "ko-KR,ko;q=0.9,en;q=0.5", "xx", "*"]
 NONSENSE_INTS = [0, 2**31, 2**63, 10**30]
@@ -40,7 +41,7 @@ NONSENSE_INTS = [0, 2**31, 2**63, 10**30]
 
 def fingerprinted_models():
     return [m for m in apps.get_models(include_auto_created=True)
-            if m._meta.app_label not in NOT_FINGERPRINTED and m._meta.label != "auth.Permission"]
+            if m._meta.app_label not in NOT_FINGERPRINTED and m._meta.label not in NOT_FINGERPRINTED_MODELS]
 
 
 def _columns(model) -> list[str]:
@@ -54,7 +55,7 @@ def fingerprint() -> dict[str, list[tuple]]:
 
 
 WRITE = re.compile(r"^\s*(INSERT|UPDATE|DELETE|REPLACE)\b", re.IGNORECASE)
-UNWATCHED_TABLES = ("django_session", "axes_")
+UNWATCHED_TABLES = ("django_session", "axes_", "tournament_pendingimport")
 
 
 def wrote(queries) -> bool:

@@ -9,8 +9,10 @@ import random
 from dataclasses import replace
 from decimal import Decimal
 
+import openpyxl
 import pytest
 from django.core.management import CommandError, call_command
+from django.urls import reverse
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -24,7 +26,7 @@ from scoring.services.import_event import import_event
 from scoring.services.sheets import confirm_sheet, submit_sheet
 from scoring.simulation import plausible_entry, prepare_event, simulate, simulate_word, staff_of
 from scoring.standings import event_standings
-from tests.factories import make_registration
+from tests.factories import make_registration, make_staff
 from tests.scoring.helpers import key
 from tournament.models import (
     AuditEntry,
@@ -37,6 +39,7 @@ from tournament.models import (
     Registration,
     Stage,
 )
+from tournament.permissions import ORGANISER
 from tournament.services import draws, seating
 from tournament.services.audit import Actor
 
@@ -385,10 +388,9 @@ def test_swapped_players_at_a_table_are_refused(exported):
     refused(doc, "exactly the players seated")
 
 
-def test_an_edited_score_is_refused_because_the_standings_no_longer_follow(exported):
+def test_edited_standings_are_refused_because_they_no_longer_follow(exported):
     doc = copy.deepcopy(exported)
-    seats = doc["stages"][0]["games"][0]["tables"][0]["seats"]
-    seats[0]["score"], seats[1]["score"] = seats[0]["score"] + 100, seats[1]["score"] - 100
+    doc["standings"][0]["wins"] += 1
     refused(doc, "standings in the file do not follow")
 
 
@@ -463,3 +465,130 @@ def test_exported_numbers_keep_two_decimals_through_the_round_trip():
     original = sorted(SheetSeat.objects.filter(sheet__stage__event=event).values_list("score", flat=True))
     copied = sorted(SheetSeat.objects.filter(sheet__stage__event=imported.event).values_list("score", flat=True))
     assert original == copied and all(isinstance(s, Decimal) for s in copied)
+
+
+# --- what registration refuses, and sheets the rules do not give ------------------------------------------------
+
+HOSTILE_TEXT = {
+    "nul": "Kim\x00Lee",
+    "right-to-left override": "\u202eeeL miK",
+    "zero-width space": "Kim\u200bLee",
+    "zero-width no-break space": "Kim\ufeffLee",
+    "lone surrogate": "Kim\ud800Lee",
+    "line break": "Kim\nLee",
+}
+
+
+@pytest.mark.parametrize("text", HOSTILE_TEXT.values(), ids=HOSTILE_TEXT.keys())
+def test_a_name_the_registration_form_refuses_is_refused_naming_its_place(exported, text):
+    doc = copy.deepcopy(exported)
+    doc["players"][2]["name"] = text
+    refused(doc, r"players\[2\]\.name: .*control character")
+
+
+@pytest.mark.parametrize(("change", "where"), [
+    (lambda d: d["stages"][0].update(name="Round\x00 1"), r"stages\[0\]\.name: .*control character \(U\+0000\)"),
+    (lambda d: d["festival"].update(venue="Hall\ud800"), r"festival\.venue: .*control character \(U\+D800\)"),
+    (lambda d: d["players"][0]["conduct"].append({"kind": "warning", "stage": 1, "game": 1, "note": "late\x1b",
+                                                   "at": d["players"][0]["registered_at"]}),
+     r"players\[0\]\.conduct\[0\]\.note: .*control character \(U\+001B\)"),
+])
+def test_text_no_database_or_spreadsheet_can_hold_is_refused_anywhere(exported, change, where):
+    doc = copy.deepcopy(exported)
+    change(doc)
+    refused(doc, where)
+
+
+@pytest.mark.parametrize(("field", "value", "problem"), [
+    ("affiliation", "Busan\u202e School", "control characters"),
+    ("ranking_id", "KR\u200b1", "control characters"),
+    ("contact", "call me maybe", "phone number"),
+    ("name", "1234 5678", "letters"),
+])
+def test_other_player_fields_follow_the_registration_form_too(exported, field, value, problem):
+    doc = copy.deepcopy(exported)
+    doc["players"][5][field] = value
+    refused(doc, rf"players\[5\]\.{field}: .*{problem}")
+
+
+def _seats(doc, game=0, table=0) -> list[dict]:
+    return doc["stages"][0]["games"][game]["tables"][table]["seats"]
+
+
+def _with_tiles(doc) -> int:
+    return next(i for i, seat in enumerate(_seats(doc)) if seat["tiles"] and seat["opened"])
+
+
+TAMPERED = [
+    ("score", lambda d: (_seats(d)[0].update(score=_seats(d)[0]["score"] + 100),
+                         _seats(d)[1].update(score=_seats(d)[1]["score"] - 100)),
+     r"games\[0\]\.tables\[0\]\.seats\[0\]\.score: .*the rules give"),
+    ("tiles", lambda d: _seats(d)[_with_tiles(d)].update(tiles="R1"),
+     r"games\[0\]\.tables\[0\]\.seats\[\d\]\.penalty: .*the rules give 1\b"),
+    ("penalty", lambda d: _seats(d)[_with_tiles(d)].update(penalty=_seats(d)[_with_tiles(d)]["penalty"] + 1),
+     r"games\[0\]\.tables\[0\]\.seats\[\d\]\.penalty: .*the rules give"),
+    ("win", lambda d: [s.update(win=not s["went_out"]) for s in _seats(d)],
+     r"games\[0\]\.tables\[0\]\.seats\[0\]\.win: .*the rules give"),
+    ("impossible sheet", lambda d: [s.update(went_out=True, tiles=None) for s in _seats(d)],
+     r"games\[0\]\.tables\[0\]: "),
+]
+
+
+@pytest.mark.parametrize(("change", "where"), [(c, w) for _n, c, w in TAMPERED], ids=[n for n, _c, _w in TAMPERED])
+def test_a_sheet_whose_recorded_scores_do_not_follow_from_it_is_refused(exported, change, where):
+    """Every sheet is judged again by the rules engine: score, win and penalty must be what it gives."""
+    doc = copy.deepcopy(exported)
+    change(doc)
+    refused(doc, where)
+
+
+@pytest.fixture
+def exported_word():
+    return export_of(simulate_word(8, 5))
+
+
+def _word_table(doc) -> dict:
+    return doc["stages"][0]["games"][0]["tables"][0]
+
+
+def test_a_word_sheet_is_judged_again_turn_by_turn(exported_word):
+    doc = copy.deepcopy(exported_word)
+    _word_table(doc)["turns"][0]["points"] += 5
+    refused(doc, r"tables\[0\]\.turns\[0\]\.points: .*the rules give")
+    doc = copy.deepcopy(exported_word)
+    seat = _word_table(doc)["seats"][1]
+    seat["score"] += 5
+    refused(doc, r"tables\[0\]\.seats\[1\]\.score: .*the rules give")
+    doc = copy.deepcopy(exported_word)
+    _word_table(doc)["seats"][0]["jokers"] = 1  # a joker left costs 30 points (R10)
+    refused(doc, r"tables\[0\]\.seats\[0\]\.penalty: the file says 0, but the rules give 30")
+
+
+ODD_BUT_VALID_NAMES = [
+    "=1+1 Kim",  # a formula start: the downloads neutralise it
+    "👩\u200d💻 Ada",  # a zero-width joiner inside an emoji
+    "Zoe\u0308 Mu\u0308ller",  # combining marks (stored composed)
+    "محمد علي",  # right-to-left letters, without any override character
+    "김\u200c민준",  # a zero-width non-joiner
+    "가" * 100,
+]
+
+
+def test_the_downloads_of_an_event_with_odd_but_valid_names_work(client, exported):
+    doc = copy.deepcopy(exported)
+    for player, name in zip(doc["players"], ODD_BUT_VALID_NAMES, strict=False):
+        player["name"] = name
+    imported = import_event(document=doc, festival_slug="odd-names", actor=IMPORTER)
+    event = imported.event
+    client.force_login(make_staff(event.festival, ORGANISER))
+    for what in ("standings", "results"):
+        for fmt in ("xlsx", "csv"):
+            url = reverse(f"event-export-{what}", kwargs={"festival": event.festival.slug, "event": event.slug,
+                                                         "fmt": fmt})
+            response = client.get(url)
+            assert response.status_code == 200, (what, fmt)
+    results = reverse("event-export-results", kwargs={"festival": event.festival.slug, "event": event.slug,
+                                                     "fmt": "xlsx"})
+    book = openpyxl.load_workbook(io.BytesIO(client.get(results).content)).active
+    names = {cell for row in book.iter_rows(values_only=True) for cell in row}
+    assert {"👩\u200d💻 Ada", "Zoë Müller", "محمد علي", "'=1+1 Kim"} <= names

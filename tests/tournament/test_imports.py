@@ -2,21 +2,26 @@
 
 import datetime as dt
 import io
+import os
 import re
+import threading
+import time
+import tracemalloc
 import zipfile
 from pathlib import Path
 
 import openpyxl
 import pytest
 import tablib
+from django.contrib.sessions.models import Session
 from django.urls import reverse
 from django.utils import timezone
 
 from tests.factories import EVENT_DAY, make_event, make_festival, make_player, make_registration, make_staff
-from tournament.models import AuditEntry, Player, Registration
+from tournament.models import AuditEntry, PendingImport, Player, Registration
 from tournament.permissions import DESK, ORGANISER
 from tournament.services.audit import Actor
-from tournament.services.imports import importing, reading
+from tournament.services.imports import importing, limits, pending
 from tournament.services.registration import PlayerDetails, register, withdraw
 
 DATA = Path(__file__).parent / "data"
@@ -343,7 +348,7 @@ def _empty_workbook() -> bytes:
 def _zip_bomb() -> bytes:
     buffer = io.BytesIO()
     with zipfile.ZipFile(buffer, "w", zipfile.ZIP_DEFLATED) as archive:
-        archive.writestr("xl/worksheets/sheet1.xml", b"\0" * (reading.MAX_XLSX_UNPACKED_BYTES + 1))
+        archive.writestr("xl/worksheets/sheet1.xml", b"\0" * (limits.MAX_XLSX_UNPACKED_BYTES + 1))
     return buffer.getvalue()
 
 
@@ -364,7 +369,7 @@ GARBAGE = [
     ("twice.csv", b"name,name,contact,birth_year,event\n", "appears twice"),
     ("ragged.csv", b"event,name,contact,birth_year\nopen,A,a@example.org,2000,extra,cells\n", "more cells"),
     ("utf16.csv", "event,name,contact,birth_year\n".encode("utf-16"), "not a readable CSV"),
-    ("huge.csv", b"a" * (reading.MAX_FILE_BYTES + 1), "2 MB"),
+    ("huge.csv", b"a" * (limits.MAX_FILE_BYTES + 1), "2 MB"),
 ]
 
 
@@ -375,14 +380,14 @@ def test_garbage_files_get_a_clear_message_and_nothing_is_kept(organiser_client,
     response = upload(organiser_client, festival, content, name)
     assert response.status_code == 200
     assert message.lower() in form_errors(response).lower()
-    assert not organiser_client.session.get("pending_imports")
+    assert not organiser_client.session.get("pending_imports") and not PendingImport.objects.exists()
     assert Registration.objects.count() == 0
 
 
 def test_too_many_rows_get_a_clear_message(organiser_client, festival, events):
-    rows = [row(name=f"P{i}", contact=f"p{i}@example.org") for i in range(reading.MAX_ROWS + 1)]
+    rows = [row(name=f"P{i}", contact=f"p{i}@example.org") for i in range(limits.MAX_ROWS + 1)]
     response = upload(organiser_client, festival, csv_bytes(rows))
-    assert f"at most {reading.MAX_ROWS}" in form_errors(response)
+    assert f"at most {limits.MAX_ROWS:,}" in form_errors(response)
 
 
 def test_xlsx_excel_errors_and_formulas_in_cells_do_not_break_the_import(organiser_client, festival, events):
@@ -399,6 +404,177 @@ def test_xlsx_excel_errors_and_formulas_in_cells_do_not_break_the_import(organis
     assert "table-danger" in row_html(page, 2)
     assert "table-danger" not in row_html(page, 3)  # an odd name, but a name
     assert "Birth year" in row_html(page, 4) and "Birth year" in row_html(page, 5)
+
+
+# --- what an upload may hold --------------------------------------------------------------------------
+
+
+SPREADSHEET_NS = "http://schemas.openxmlformats.org/spreadsheetml/2006/main"
+RELATIONSHIPS = "http://schemas.openxmlformats.org/officeDocument/2006/relationships"
+CONTENT_TYPES = "application/vnd.openxmlformats-officedocument.spreadsheetml"
+
+
+def _workbook(rows_xml: str, strings: list[str]) -> bytes:
+    """An XLSX written by hand, as an attacker would: one sheet of `rows_xml` and a shared-string table."""
+    package = "http://schemas.openxmlformats.org/package/2006"
+    shared = "".join(f"<si><t>{text}</t></si>" for text in strings)
+    parts = {
+        "[Content_Types].xml": f'<Types xmlns="{package}/content-types">'
+        '<Default Extension="rels" ContentType="application/vnd.openxmlformats-package.relationships+xml"/>'
+        '<Default Extension="xml" ContentType="application/xml"/>'
+        f'<Override PartName="/xl/workbook.xml" ContentType="{CONTENT_TYPES}.sheet.main+xml"/>'
+        f'<Override PartName="/xl/worksheets/sheet1.xml" ContentType="{CONTENT_TYPES}.worksheet+xml"/>'
+        f'<Override PartName="/xl/sharedStrings.xml" ContentType="{CONTENT_TYPES}.sharedStrings+xml"/></Types>',
+        "_rels/.rels": f'<Relationships xmlns="{package}/relationships"><Relationship Id="rId1" '
+        f'Type="{RELATIONSHIPS}/officeDocument" Target="xl/workbook.xml"/></Relationships>',
+        "xl/workbook.xml": f'<workbook xmlns="{SPREADSHEET_NS}" xmlns:r="{RELATIONSHIPS}"><sheets>'
+        '<sheet name="Players" sheetId="1" r:id="rId1"/></sheets></workbook>',
+        "xl/_rels/workbook.xml.rels": f'<Relationships xmlns="{package}/relationships">'
+        f'<Relationship Id="rId1" Type="{RELATIONSHIPS}/worksheet" Target="worksheets/sheet1.xml"/>'
+        f'<Relationship Id="rId2" Type="{RELATIONSHIPS}/sharedStrings" Target="sharedStrings.xml"/>'
+        '</Relationships>',
+        "xl/sharedStrings.xml": f'<sst xmlns="{SPREADSHEET_NS}" uniqueCount="{len(strings)}">{shared}</sst>',
+        "xl/worksheets/sheet1.xml": f'<worksheet xmlns="{SPREADSHEET_NS}"><sheetData>{rows_xml}</sheetData>'
+        '</worksheet>',
+    }
+    buffer = io.BytesIO()
+    with zipfile.ZipFile(buffer, "w", zipfile.ZIP_DEFLATED) as archive:
+        for name, text in parts.items():
+            archive.writestr(name, text)
+    return buffer.getvalue()
+
+
+def _shared_string_xlsx(text: str, rows: int, columns: int = len(HEADER)) -> bytes:
+    """Every data cell refers to one shared string: stored once, the file stays small however many cells
+    refer to it; the declared sizes of its parts are small too."""
+    headers = HEADER + [f"note {i}" for i in range(columns - len(HEADER))]
+    header = "".join(f'<c t="s"><v>{index}</v></c>' for index in range(1, columns + 1))
+    line = '<c t="s"><v>0</v></c>' * columns
+    body = "".join(f'<row r="{number}">{line}</row>' for number in range(2, rows + 2))
+    return _workbook(f'<row r="1">{header}</row>{body}', [text, *headers])
+
+
+def _one_long_row_xlsx(cells: int) -> bytes:
+    """A header and one row of `cells` numeric cells: a few bytes a cell once zipped."""
+    header = "".join(f'<c t="s"><v>{index}</v></c>' for index in range(len(HEADER)))
+    line = "".join(f"<c><v>{i % 10}</v></c>" for i in range(cells))
+    return _workbook(f'<row r="1">{header}</row><row r="2">{line}</row>', HEADER)
+
+
+def _rss() -> int:
+    with open("/proc/self/statm") as statm:
+        return int(statm.read().split()[1]) * os.sysconf("SC_PAGE_SIZE")
+
+
+def measured(call):
+    """Run `call()` twice. First alone: its answer, the CPU seconds of this thread (the request's own work; the
+    machine is shared, so wall time also counts other processes), the wall seconds, and the peak growth of the
+    process's resident memory, sampled every 2 ms. Then under tracemalloc: the peak of the Python memory it
+    allocated (every cell, row and stored preview is a Python object; the zip and XML readers' C buffers are in
+    the resident figure)."""
+    before, peak, done = _rss(), [0], threading.Event()
+
+    def sample():
+        while not done.is_set():
+            peak[0] = max(peak[0], _rss() - before)
+            time.sleep(0.002)
+
+    sampler = threading.Thread(target=sample)
+    sampler.start()
+    cpu, wall = time.thread_time(), time.perf_counter()
+    try:
+        answer = call()
+    finally:
+        cpu, wall = time.thread_time() - cpu, time.perf_counter() - wall
+        done.set()
+        sampler.join()
+    tracemalloc.start()
+    try:
+        call()
+        _current, traced = tracemalloc.get_traced_memory()
+    finally:
+        tracemalloc.stop()
+    return answer, cpu, wall, max(peak[0], 0), traced
+
+
+MB = 1024 * 1024
+
+
+@pytest.mark.parametrize(("make", "message"), [
+    # The attack: 12,000 cells sharing one string of 12,000 characters (145 MB once read).
+    (lambda: _shared_string_xlsx("A" * 12_000, rows=2000), "characters"),
+    # Cells short enough one by one, too many characters together.
+    (lambda: _shared_string_xlsx("B" * 400, rows=2000, columns=10), "characters"),
+    # Many more cells than a registrations sheet has, in one row (openpyxl reads a row whole).
+    (lambda: _one_long_row_xlsx(300_000), "wider than"),
+    # Many rows of a few cells each.
+    (lambda: _shared_string_xlsx("1", rows=1999, columns=25), "cells"),
+], ids=["shared-string", "many-characters", "one-long-row", "many-cells"])
+def test_a_small_workbook_that_unpacks_to_a_huge_sheet_is_refused_quickly(organiser_client, festival, events,
+        make, message):
+    content = make()
+    assert len(content) < 1 * MB
+    # The first upload of a process loads templates and catalogues; that is not the file's doing.
+    assert "no registrations" in form_errors(upload(organiser_client, festival, _shared_string_xlsx("x", rows=0),
+                                                    "empty.xlsx"))
+    response, cpu, wall, resident, traced = measured(lambda: upload(organiser_client, festival, content,
+                                                                     "bomb.xlsx"))
+    assert response.status_code == 200 and message in form_errors(response)
+    assert cpu < 1 and wall < 3, f"refused after {cpu:.2f} s of CPU, {wall:.2f} s"
+    assert resident < 200 * MB and traced < 200 * MB, (resident / MB, traced / MB)
+    assert not organiser_client.session.get("pending_imports") and not PendingImport.objects.exists()
+
+
+def test_too_many_characters_in_a_csv_are_refused_too(organiser_client, festival, events):
+    long = "x" * (limits.MAX_CELL_CHARS + 1)
+    response = upload(organiser_client, festival, csv_bytes([row(affiliation=long)]))
+    assert f"more than {limits.MAX_CELL_CHARS:,} characters" in form_errors(response)
+
+
+def test_the_preview_waits_on_the_server_and_the_session_holds_only_its_key(organiser_client, festival, events):
+    rows = [row(name=f"선수 {i}", contact=f"p{i}@example.org", affiliation="부산중학교" * 5) for i in range(500)]
+    url, page = preview(organiser_client, festival, csv_bytes(rows))
+    assert "500 valid" in page.content.decode()
+    session = Session.objects.get(session_key=organiser_client.session.session_key)
+    assert len(session.session_data) < 2000, len(session.session_data)
+    key = url.rstrip("/").rsplit("/", 1)[-1]
+    assert organiser_client.session["pending_imports"] == [key]
+    assert PendingImport.objects.get(key=key).festival == festival
+    assert confirm(organiser_client, url).status_code == 302
+    assert not PendingImport.objects.exists() and organiser_client.session["pending_imports"] == []
+
+
+def test_a_waiting_upload_is_only_for_the_session_that_sent_it(client, organiser_client, festival, events):
+    url, _page = preview(organiser_client, festival, csv_bytes([row()]))
+    client.force_login(make_staff(festival, ORGANISER))  # another organiser of the same festival
+    response = client.post(url, {"action": "all"})
+    assert response.status_code == 302 and Registration.objects.count() == 0
+    assert PendingImport.objects.count() == 1  # still waiting for the one who sent it
+
+
+def test_a_waiting_upload_expires(organiser_client, festival, events):
+    url, _page = preview(organiser_client, festival, csv_bytes([row()]))
+    PendingImport.objects.update(created_at=timezone.now() - pending.KEPT_FOR - dt.timedelta(minutes=1))
+    response = organiser_client.post(url, {"action": "all"})
+    assert response.status_code == 302 and Registration.objects.count() == 0
+    preview(organiser_client, festival, csv_bytes([row()]))  # an upload clears the expired ones
+    assert PendingImport.objects.count() == 1
+
+
+def test_only_the_newest_uploads_of_an_organiser_wait(organiser_client, festival, events):
+    urls = [preview(organiser_client, festival, csv_bytes([row(name=f"P{i}")]))[0]
+            for i in range(pending.KEPT_PER_USER + 2)]
+    assert PendingImport.objects.count() == pending.KEPT_PER_USER
+    assert organiser_client.get(urls[0]).status_code == 302  # the oldest was forgotten
+    assert organiser_client.get(urls[-1]).status_code == 200
+
+
+def test_a_preview_larger_than_the_store_takes_is_refused(organiser_client, festival, events, monkeypatch):
+    monkeypatch.setattr(pending, "MAX_STORED_CHARS", 1000)
+    rows = [row(name=f"선수 {i}", contact=f"p{i}@example.org") for i in range(50)]
+    response = upload(organiser_client, festival, csv_bytes(rows))
+    assert response.status_code == 200 and "too large to preview" in form_errors(response)
+    assert not PendingImport.objects.exists()
 
 
 # --- permissions ---------------------------------------------------------------------------------------
@@ -505,8 +681,8 @@ def test_preview_query_count_does_not_grow_with_rows(organiser_client, festival,
     _registrations(festival, events, 5)
     rows = [row(name=f"선수 {i}", contact=f"new{i}@example.org") for i in range(count)]
     url, _page = preview(organiser_client, festival, csv_bytes(rows))
-    # session, user, festival, roles (2), events, current registrations, places taken
-    with django_assert_max_num_queries(8):
+    # session, user, festival, roles (2), the waiting upload, events, current registrations, places taken
+    with django_assert_max_num_queries(9):
         page = organiser_client.get(url)
     assert f"{count} valid" in page.content.decode()
 

@@ -5,7 +5,7 @@ from crispy_forms.layout import Submit
 from django import forms
 from django.utils.translation import gettext_lazy as _
 
-from ..services.imports.reading import MAX_FILE_BYTES
+from ..services.imports.limits import MAX_FILE_BYTES
 
 
 class ImportUploadForm(forms.Form):

@@ -1,11 +1,9 @@
 """The organiser's import (upload → preview → confirm) and export of a festival's registrations.
 
-The uploaded file is read once; its rows (plain text) wait in the session under a random key until the
-organiser confirms. Every page view and the confirm step check the rows again against the current state.
+The uploaded file is read once; its rows (plain text) wait in the database (`services.imports.pending`) under a
+random key, which only the sender's session holds, until the organiser confirms. Every page view and the
+confirm step check the rows again against the current state.
 """
-
-import secrets
-import time
 
 from django.contrib import messages
 from django.http import Http404, HttpResponse
@@ -20,44 +18,33 @@ from ..models import Event
 from ..permissions import ORGANISER
 from ..services.audit import Actor
 from ..services.errors import ServiceError
-from ..services.imports import exporting, importing, layout, reading, validation
+from ..services.imports import exporting, importing, layout, limits, pending, reading, validation
 from .helpers import staff_view
 
-SESSION_KEY = "pending_imports"
-PENDING_KEPT = 3  # uploads waiting for confirmation per session; older ones are forgotten
+SESSION_KEY = "pending_imports"  # the keys of this session's uploads, newest last
 
 
 organiser_view = staff_view(ORGANISER, home="manage-import")
 
 
-def _keep_pending(request, *, festival, file_name: str, parsed) -> str:
-    key = secrets.token_urlsafe(16)
-    pending = request.session.get(SESSION_KEY, {})
-    pending[key] = {
-        "festival": festival.pk,
-        "file": file_name,
-        "rows": parsed.rows,
-        "encoding": reading.ENCODING_NAMES.get(parsed.encoding, ""),
-        "ignored": parsed.ignored_columns,
-        "skipped": parsed.skipped_withdrawn,
-        "at": time.time(),
-    }
-    newest = sorted(pending.items(), key=lambda item: item[1]["at"], reverse=True)[:PENDING_KEPT]
-    request.session[SESSION_KEY] = dict(newest)
-    return key
+def _keys(request) -> list[str]:
+    keys = request.session.get(SESSION_KEY, [])
+    return keys if isinstance(keys, list) else []
+
+
+def _remember(request, key: str) -> None:
+    request.session[SESSION_KEY] = (_keys(request) + [key])[-pending.KEPT_PER_USER:]
 
 
 def _pending(request, festival, key):
-    pending = request.session.get(SESSION_KEY, {}).get(key)
-    if pending is None or pending["festival"] != festival.pk:
+    if key not in _keys(request):
         return None
-    return pending
+    return pending.find(key=key, festival=festival, user=request.user)
 
 
 def _forget(request, key) -> None:
-    pending = request.session.get(SESSION_KEY, {})
-    pending.pop(key, None)
-    request.session[SESSION_KEY] = pending
+    pending.forget(key=key)
+    request.session[SESSION_KEY] = [known for known in _keys(request) if known != key]
 
 
 @require_http_methods(["GET", "POST"])
@@ -71,22 +58,23 @@ def import_upload(request, festival):
             parsed = reading.read_registrations_file(
                 name=upload.name, content=upload.read(), default_event=default_event.slug if default_event else ""
             )
+            kept = pending.keep(festival=festival, user=request.user, file_name=upload.name, parsed=parsed)
         except ServiceError as error:
             form.add_error("file", error.message)
         else:
-            key = _keep_pending(request, festival=festival, file_name=upload.name, parsed=parsed)
-            return redirect("manage-import-preview", festival=festival.slug, key=key)
+            _remember(request, kept.key)
+            return redirect("manage-import-preview", festival=festival.slug, key=kept.key)
     return render(request, "tournament/manage/import.html", {
         "festival": festival, "form": form, "columns": layout.IMPORT_COLUMNS,
-        "max_rows": reading.MAX_ROWS, "events": festival.events.all(),
+        "max_rows": limits.MAX_ROWS, "events": festival.events.all(),
     })
 
 
 @require_http_methods(["GET", "POST"])
 @organiser_view
 def import_preview(request, festival, key):
-    pending = _pending(request, festival, key)
-    if pending is None:
+    upload = _pending(request, festival, key)
+    if upload is None:
         messages.error(request, _("This upload is no longer waiting to be imported. Please upload the file again."))
         return redirect("manage-import", festival=festival.slug)
     reports = None
@@ -100,7 +88,7 @@ def import_preview(request, festival, key):
         if action in ("all", "valid"):
             try:
                 result = importing.import_registrations(
-                    festival=festival, rows=pending["rows"], actor=Actor.of(request), file_name=pending["file"],
+                    festival=festival, rows=upload.rows, actor=Actor.of(request), file_name=upload.file_name,
                     drop_invalid=action == "valid", expected=form.cleaned_data["seen"],
                 )
             except importing.ImportRefused as error:
@@ -115,13 +103,14 @@ def import_preview(request, festival, key):
         else:
             messages.error(request, _("Please choose one of the buttons below."))
     if reports is None:
-        reports = validation.validate_rows(festival=festival, rows=pending["rows"])
+        reports = validation.validate_rows(festival=festival, rows=upload.rows)
     valid = sum(report.ok for report in reports)
     only_problems = request.GET.get("show") == "problems"
     return render(request, "tournament/manage/import_preview.html", {
         "festival": festival,
         "key": key,
-        "pending": pending,
+        "pending": {"file": upload.file_name, "encoding": upload.encoding, "ignored": upload.ignored_columns,
+                    "skipped": upload.skipped_withdrawn},
         "reports": [report for report in reports if not report.ok] if only_problems else reports,
         "only_problems": only_problems,
         "total": len(reports),

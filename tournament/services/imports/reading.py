@@ -1,30 +1,39 @@
 """An uploaded CSV/XLSX file's bytes to plain rows of text, or one message saying why the file cannot be read.
 
 Everything about the file as a file lives here: its format and size, the text encodings of Korean and Hong
-Kong Excel, the zip-bomb guard for XLSX, header names in every language, blank and withdrawn rows. Nothing
-here touches the database; whether a row makes sense for the festival is `validation`'s question.
+Kong Excel, header names in every language, blank and withdrawn rows, and the bounds on what it may hold
+(`limits`), counted row by row as it is read (the XLSX's own guards are in `workbook`). Nothing here touches
+the database; whether a row makes sense for the festival is `validation`'s question.
 """
 
+import csv
 import datetime as dt
 import io
-import zipfile
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 
-import tablib
 from django.conf import settings
 from django.utils import translation
 from django.utils.translation import gettext as _
 
 from ...models import Registration
-from ..errors import ServiceError
 from .layout import COLUMN_LABELS, EXPORT_COLUMNS, FORMATS, FORMULA_STARTS, IMPORT_COLUMNS, header_key
+from .limits import (
+    MAX_CELL_CHARS,
+    MAX_CELLS,
+    MAX_CHARS,
+    MAX_COLUMNS,
+    MAX_FILE_BYTES,
+    MAX_ROWS,
+    ImportFileError,
+    long_cell,
+    too_many_cells,
+    too_many_chars,
+    too_many_rows,
+    too_wide,
+)
+from .workbook import sheet_rows
 
-MAX_FILE_BYTES = 2 * 1024 * 1024
-# Real festivals have 64–500 players; at about 12 ms a row the import stays well inside a request.
-MAX_ROWS = 2000
-# An XLSX is a zip: 2 MB of it may unpack to gigabytes (a "zip bomb"). Real registration sheets of 5,000
-# rows unpack to a few MB.
-MAX_XLSX_UNPACKED_BYTES = 40 * 1024 * 1024
 # Korean Excel writes CP949 (EUC-KR plus every other Hangul syllable), Hong Kong Excel Big5 (HKSCS). Many byte
 # strings are valid in both, so when both decode, the Hangul decides: real Korean text uses the 2,350 common
 # syllables of EUC-KR (KS X 1001) almost exclusively, Big5 bytes read as CP949 give rare syllables about
@@ -47,10 +56,6 @@ HEADER_ALIASES = {
     "ranking_id": ("ranking", "랭킹id", "랭킹번호", "排名編號", "排名"),
     "status": ("상태", "狀態"),
 }
-
-
-class ImportFileError(ServiceError):
-    """The file as a whole cannot be read (encoding, format, size, columns)."""
 
 
 def _header_lookup() -> dict[str, str]:
@@ -93,7 +98,7 @@ def cell_text(value) -> str:
 
 @dataclass
 class ParsedFile:
-    """Rows as plain lists of text, JSON-safe so the preview can keep them in the session.
+    """Rows as plain lists of text, JSON-safe so the preview can keep them (`pending`).
 
     Each row is [row number in the sheet (header = 1), event, name, contact, birth_year, affiliation, ranking_id].
     """
@@ -154,41 +159,57 @@ def decode_text(content: bytes) -> tuple[str, str]:
     )
 
 
-def _load_dataset(*, fmt: str, content: bytes) -> tuple[tablib.Dataset, str]:
-    if fmt == "csv":
-        text, encoding = decode_text(content)
-        if not text.strip():
-            raise ImportFileError(_("The file is empty."), code="empty")
-        loader, source = "csv", text
-    else:
-        encoding = ""
-        _check_xlsx_container(content)
-        loader, source = "xlsx", io.BytesIO(content)
+def _csv_rows(content: bytes) -> tuple[Iterator[list], str]:
+    text, encoding = decode_text(content)
+    if not text.strip():
+        raise ImportFileError(_("The file is empty."), code="empty")
+    return _csv_lines(text), encoding
+
+
+def _csv_lines(text: str) -> Iterator[list]:
+    """Every row that is not a blank line; a row wider than the first (the header) is refused."""
+    width = None
     try:
-        dataset = tablib.Dataset().load(source, format=loader)
-    except tablib.InvalidDimensions:
-        raise ImportFileError(
-            _("Some rows have more cells than the header row has columns. Remove the extra cells and try again."),
-            code="dimensions",
-        ) from None
-    except Exception:  # a broken file can fail deep inside csv/openpyxl in many ways; all mean the same
-        raise ImportFileError(_("This file could not be read as a %(format)s file.") % {"format": fmt.upper()},
+        for cells in csv.reader(io.StringIO(text)):
+            if not cells:
+                continue
+            if width is None:
+                width = len(cells)
+            elif len(cells) > width:
+                raise ImportFileError(_("Some rows have more cells than the header row has columns. Remove the "
+                                        "extra cells and try again."), code="dimensions")
+            yield cells
+    except csv.Error:
+        raise ImportFileError(_("This file could not be read as a %(format)s file.") % {"format": "CSV"},
                               code="unreadable") from None
-    return dataset, encoding
 
 
-def _check_xlsx_container(content: bytes) -> None:
-    unreadable = ImportFileError(_("This file could not be read as an XLSX file."), code="unreadable")
-    if not zipfile.is_zipfile(io.BytesIO(content)):
-        raise unreadable
-    try:
-        with zipfile.ZipFile(io.BytesIO(content)) as archive:
-            unpacked = sum(info.file_size for info in archive.infolist())
-    except (zipfile.BadZipFile, OSError, ValueError):
-        raise unreadable from None
-    if unpacked > MAX_XLSX_UNPACKED_BYTES:
-        raise ImportFileError(_("This spreadsheet is too large. Split it into files of at most %(rows)s rows.")
-                              % {"rows": MAX_ROWS}, code="too_large")
+class _Tally:
+    """What the rows read so far hold; refuses the file at the first bound passed, before reading on."""
+
+    def __init__(self):
+        self.rows = self.cells = self.chars = 0
+
+    def texts(self, number: int, values) -> list[str]:
+        """The row's cells as text, counted as they are made."""
+        self.rows += 1
+        if self.rows > MAX_ROWS + 1:  # the header and MAX_ROWS rows of players
+            raise too_many_rows()
+        if len(values) > MAX_COLUMNS:
+            raise too_wide()
+        self.cells += len(values)
+        if self.cells > MAX_CELLS:
+            raise too_many_cells()
+        texts = []
+        for value in values:
+            text = cell_text(value)
+            if len(text) > MAX_CELL_CHARS:
+                raise long_cell(number)
+            self.chars += len(text)
+            if self.chars > MAX_CHARS:
+                raise too_many_chars()
+            texts.append(text)
+        return texts
 
 
 def _column_positions(headers) -> tuple[dict[str, int], list[str]]:
@@ -217,8 +238,13 @@ def read_registrations_file(*, name: str, content: bytes, default_event: str = "
         raise ImportFileError(_("The file is larger than 2 MB. Split it into smaller files."), code="too_large")
     if not content:
         raise ImportFileError(_("The file is empty."), code="empty")
-    dataset, encoding = _load_dataset(fmt=fmt, content=content)
-    positions, ignored = _column_positions(dataset.headers)
+    rows, encoding = _csv_rows(content) if fmt == "csv" else (sheet_rows(content), "")
+    tally, header, header_line = _Tally(), [], 0
+    for header_line, values in enumerate(rows, start=1):
+        header = tally.texts(header_line, values)
+        if any(header):
+            break  # the header is the first row that is not blank: a sheet may start lower down
+    positions, ignored = _column_positions(header)
     missing = [column for column in REQUIRED_COLUMNS if column not in positions]
     if "event" not in positions and not default_event:
         missing.insert(0, "event")
@@ -231,13 +257,11 @@ def read_registrations_file(*, name: str, content: bytes, default_event: str = "
             },
             code="columns",
         )
-    if dataset.height > MAX_ROWS:
-        raise ImportFileError(_("The file has %(rows)s rows; at most %(limit)s can be imported at once.")
-                              % {"rows": dataset.height, "limit": MAX_ROWS}, code="too_many_rows")
     withdrawn = _withdrawn_words()
     parsed = ParsedFile(rows=[], encoding=encoding, ignored_columns=ignored)
-    for number, values in enumerate(dataset, start=2):
-        cells = {column: cell_text(values[index]) for column, index in positions.items()}
+    for number, values in enumerate(rows, start=header_line + 1):
+        texts = tally.texts(number, values)
+        cells = {column: texts[index] if index < len(texts) else "" for column, index in positions.items()}
         if not any(cells.values()):
             continue  # blank lines at the end of a sheet
         if header_key(cells.get("status", "")) in withdrawn:

@@ -122,6 +122,24 @@ def test_signed_in_referee_assigned_to_the_table_may_enter_it(client, stage):
     assert (sheet.submitted_by, sheet.submitted_via) == (referee, referee.username)
 
 
+@pytest.mark.parametrize("removed", ["from the festival's staff", "from the referee role"])
+def test_a_referee_whose_role_ended_may_no_longer_enter_the_assigned_table(client, stage, removed):
+    """The assignment stays on record, but access ends with the role: staff membership and the referee group."""
+    referee = make_staff(stage.event.festival, "referee")
+    RefereeAssignment.objects.create(stage=stage, table_number=1, referee=referee)
+    client.force_login(referee)
+    assert client.get(f"/referee/{stage.pk}/1/game/1/").status_code == 200
+    if removed == "from the festival's staff":
+        stage.event.festival.staff.remove(referee)
+    else:
+        referee.groups.clear()
+    for path in (f"/referee/{stage.pk}/1/", f"/referee/{stage.pk}/1/game/1/"):
+        assert client.get(path).status_code == 403
+    assert client.post(f"/referee/{stage.pk}/1/game/1/preview/", sheet_data(stage, 1, 1, [0, 5, 6, 7])).status_code == 403
+    assert client.post(f"/referee/{stage.pk}/1/game/1/", sheet_data(stage, 1, 1, [0, 5, 6, 7])).status_code == 403
+    assert not ScoreSheet.objects.exists()
+
+
 def test_unassigned_referee_and_organiser_of_another_festival_are_refused(client, stage):
     client.force_login(make_staff(stage.event.festival, "referee"))
     assert client.get(f"/referee/{stage.pk}/1/").status_code == 403

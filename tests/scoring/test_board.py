@@ -9,8 +9,8 @@ from scoring.services import progress
 from scoring.services.sheets import confirm_sheet, return_sheet, submit_sheet
 from tests.factories import make_staff, released_stage
 from tests.scoring.helpers import entry_for, key
-from tournament.models import AuditEntry, Event, Lot, Stage
-from tournament.services import seating
+from tournament.models import AuditEntry, Draw, Event, Lot, Stage
+from tournament.services import ServiceError, draws, seating
 from tournament.services.audit import Actor
 
 pytestmark = [pytest.mark.django_db, pytest.mark.stage_of(players=16)]  # Busan round 1: 4 tables of 4, 3 games
@@ -259,6 +259,32 @@ def test_one_tap_confirm_of_an_already_confirmed_sheet_says_so(client, stage, ch
     client.force_login(chief)
     response = client.post(url("board-quick-confirm", stage, sheet_id=sheet.pk), HTTP_HX_REQUEST="true")
     assert "only a submitted sheet can be confirmed" in response.content.decode()
+
+
+def test_a_sheet_left_on_a_draw_taken_back_is_not_listed_and_cannot_be_confirmed(client, stage, chief):
+    """What the take-back race left behind before a submission took its event's lock (test_concurrency): a
+    sheet on a draw that went back to draft, and a redraw that seats other players at that table. The board
+    lists only the sheets of the game's seating, and confirming the stale one would credit players who do
+    not sit there: it is refused, on the board and on the sheet page."""
+    stale = submit(stage, 1)
+    Draw.objects.filter(pk=stale.draw_id).update(status=Draw.Status.DRAFT, released_at=None)
+    organiser = Actor(label="organiser")
+    draws.release_draw(draw=draws.draft_draw(stage=stage, actor=organiser, seed=2), actor=organiser)
+    entered = set(stale.seats.values_list("registration_id", flat=True))
+    assert entered != {seat.registration_id for seat in seating.seats(seating.game_draw(stage, 1), table=1)}
+    client.force_login(chief)
+    html = client.get(url("board", stage)).content.decode()
+    assert 'data-table="1" data-state="pending"' in html and 'data-count="pending">4<' in html
+    assert url("board-sheet", stage, sheet_id=stale.pk) not in html
+    for action in ("board-quick-confirm", "board-confirm"):
+        page = client.post(url(action, stage, sheet_id=stale.pk), {"stage": 1, "game": 1}, follow=True)
+        assert "entered for a seating that is no longer" in page.content.decode()
+    with pytest.raises(ServiceError) as refused:
+        confirm_sheet(sheet=stale, actor=Actor(user=chief))
+    assert refused.value.code == "stale_draw"
+    stale.refresh_from_db()
+    assert stale.status == S.SUBMITTED and not ScoreSheet.objects.filter(status=S.CONFIRMED).exists()
+    assert not AuditEntry.objects.filter(action="sheet.confirmed").exists()
 
 
 # --- one sheet -------------------------------------------------------------------------------------------

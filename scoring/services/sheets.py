@@ -179,11 +179,13 @@ def correct_sheet(*, sheet: ScoreSheet, entry, reason: str, accept_warnings: boo
     now = now or timezone.now()
     if not reason.strip():
         raise ServiceError(_("A correction needs a reason."), code="reason")
-    existing = ScoreSheet.objects.filter(idempotency_key=idempotency_key).first()
-    if existing is not None:
-        return existing
     with transaction.atomic():
         old = _locked(sheet)
+        # Read under the lock: the same form sent twice waits for the first and gets what it recorded,
+        # not "only a confirmed sheet" about the version it replaced.
+        existing = ScoreSheet.objects.filter(idempotency_key=idempotency_key).first()
+        if existing is not None:
+            return existing
         if old.status != ScoreSheet.Status.CONFIRMED:
             raise ServiceError(_("Only a confirmed sheet can be corrected."), code="not_confirmed")
         event = old.stage.event

@@ -377,6 +377,22 @@ def test_correcting_a_confirmed_sheet_makes_a_new_version_and_keeps_the_old(clie
     assert "version 1" in html and "version 2" in html and "Replaced by a correction" in html
 
 
+def test_a_double_tapped_correction_answers_both_taps_with_the_recorded_correction(client, stage, chief):
+    sheet = submit(stage, 1)
+    confirm_sheet(sheet=sheet, actor=Actor(user=chief))
+    client.force_login(chief)
+    data = correction_post(sheet, s2_rack_value="15")
+    first = client.post(url("board-correct", stage, sheet_id=sheet.pk), data)
+    second = client.post(url("board-correct", stage, sheet_id=sheet.pk), data, follow=True)
+    new = ScoreSheet.objects.get(corrects=sheet)
+    assert first.url == url("board-sheet", stage, sheet_id=new.pk)
+    assert second.redirect_chain == [(url("board-sheet", stage, sheet_id=new.pk), 302)]
+    html = second.content.decode()
+    assert "The sheet is corrected" in html and "Only a confirmed sheet can be corrected." not in html
+    assert ScoreSheet.objects.filter(stage=stage, game=1, table_number=1).count() == 2
+    assert AuditEntry.objects.filter(action="sheet.corrected").count() == 1
+
+
 def test_a_correction_needs_a_reason(client, stage, chief):
     sheet = submit(stage, 1)
     confirm_sheet(sheet=sheet, actor=Actor(user=chief))

@@ -153,6 +153,27 @@ def test_two_corrections_of_one_confirmed_sheet_at_once_one_is_refused_and_one_l
         assert AuditEntry.objects.filter(action="sheet.corrected", target_id__in=[v.pk for v in versions]).count() == 1
 
 
+@race_test
+def test_a_double_tapped_correction_records_one_correction_and_both_taps_get_it(table_game):
+    ctx = table_game
+    stage = ctx["stage"]
+    for table in range(1, TABLES + 1):
+        sheet = submit(ctx, table)()
+        confirm_sheet(sheet=sheet, actor=ctx["chief"])
+        tap, entry = key(), entry_for(stage, 1, table, (0, 6, 9, 14))
+
+        def correct(s=sheet, e=entry, k=tap):
+            return correct_sheet(sheet=s, entry=e, reason="recount", accept_warnings=True, idempotency_key=k,
+                                 actor=ctx["chief"])
+
+        outcomes = race(correct, correct)
+        versions = list(ScoreSheet.objects.filter(stage=stage, game=1, table_number=table).order_by("version"))
+        assert [(v.version, v.status) for v in versions] == [(1, ScoreSheet.Status.SUPERSEDED),
+                                                             (2, ScoreSheet.Status.CONFIRMED)]
+        assert outcomes == [("ok", versions[1]), ("ok", versions[1])]
+        assert actions(versions[1], "sheet.corrected") == 1
+
+
 @pytest.mark.django_db(transaction=True)
 def test_a_failure_in_the_middle_of_confirming_leaves_the_sheet_submitted_and_nothing_half_done(monkeypatch, roles):
     """Fault injection: the step after the confirmation's own writes (Hong Kong movement) fails once after it

@@ -312,6 +312,22 @@ def test_mistakes_block_the_submit_with_the_problem_at_the_seat(client, stage, l
     assert not ScoreSheet.objects.exists()
 
 
+@pytest.mark.parametrize("held", [{"tiles": "R7 R8"}, {"rack_value": 15}, {"jokers": 1}],
+                         ids=["tiles", "rack value", "jokers"])
+def test_a_seat_marked_went_out_with_something_on_its_rack_is_refused_at_that_seat(client, stage, link, held):
+    """What a browser sends for a seat whose rack was typed before it was marked "went out" (the page hides
+    the rack then, but the fields still go with the form)."""
+    data = sheet_data(stage, 1, 1, [0, 5, 6, 7], winner=0, overrides={0: held}, accept=True)
+    for url in (link_url(link, 1, preview=True), link_url(link, 1)):
+        page = text(client.post(url, data))
+        seat = page.split('id="seat-1-check"')[1].split("</div>")[0]
+        assert "A player who went out holds no tiles." in seat
+    assert "The sheet has mistakes; correct them first." in page
+    client.cookies["django_language"] = "ko"
+    assert "타일을 모두 내려놓은 참가자에게는 남은 타일이 없어야 합니다." in text(client.post(link_url(link, 1), data))
+    assert not ScoreSheet.objects.exists()
+
+
 def test_warnings_need_the_referees_tick(client, stage, link):
     data = sheet_data(stage, 1, 1, [0, 150, 6, 7])
     response = client.post(link_url(link, 1), data)

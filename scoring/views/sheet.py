@@ -120,14 +120,14 @@ def correct(request, event, sheet_id):
     rules = game_of(event)
     seats = seating.seats(sheet.draw, table=sheet.table_number)
     if request.method != "POST":
-        form = rules.correction_form(seats=seats, initial=rules.correction_initial(sheet))
+        form = rules.correction_form(event=event, seats=seats, initial=rules.correction_initial(sheet))
         return _correction_page(request, event, sheet, form)
     longer = rules.more_rows(request.POST, seats) if action == "more" else None
     if longer is not None:  # more rows without JavaScript: nothing is checked or saved
-        form = rules.correction_form(longer, seats=seats)
+        form = rules.correction_form(longer, event=event, seats=seats)
         form.is_valid()
         return _correction_page(request, event, sheet, form)
-    form = rules.correction_form(request.POST, seats=seats)
+    form = rules.correction_form(request.POST, event=event, seats=seats)
     if not form.is_valid():
         return _correction_page(request, event, sheet, form, status=400)
     if action == "check":

@@ -358,6 +358,24 @@ def test_correct_form_is_prefilled_from_the_confirmed_sheet(client, stage, chief
     assert 'name="key"' in html and 'name="reason"' in html and 'name="accept_warnings"' in html
 
 
+def test_the_correction_offers_a_knocked_over_rack_only_under_rules_that_have_it_r5(client, stage, chief):
+    sheet = submit(stage, 1)  # wrc-2014
+    confirm_sheet(sheet=sheet, actor=Actor(user=chief))
+    client.force_login(chief)
+    html = client.get(url("board-correct", stage, sheet_id=sheet.pk)).content.decode()
+    assert "Knocked-over rack" not in html and "_conduct" not in html
+    client.post(url("board-correct", stage, sheet_id=sheet.pk), correction_post(sheet, s2_conduct="on"))
+    assert not ScoreSheet.objects.get(corrects=sheet).seats.filter(conduct_penalty=True).exists()
+    hong_kong = released_stage(4, format=Event.Format.HONG_KONG, ruleset=Event.Ruleset.HK_2016)
+    sheet = submit(hong_kong, 1)
+    confirm_sheet(sheet=sheet, actor=Actor(user=make_staff(hong_kong.event.festival, "chief referee")))
+    client.force_login(make_staff(hong_kong.event.festival, "chief referee"))
+    html = client.get(url("board-correct", hong_kong, sheet_id=sheet.pk)).content.decode()
+    assert "Knocked-over rack" in html and 'name="s2_conduct"' in html
+    client.post(url("board-correct", hong_kong, sheet_id=sheet.pk), correction_post(sheet, s2_conduct="on"))
+    assert ScoreSheet.objects.get(corrects=sheet).seats.get(position=2).penalty == 200
+
+
 def test_correcting_a_confirmed_sheet_makes_a_new_version_and_keeps_the_old(client, stage, chief):
     sheet = submit(stage, 1)
     confirm_sheet(sheet=sheet, actor=Actor(user=chief))

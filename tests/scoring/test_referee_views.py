@@ -328,6 +328,24 @@ def test_a_seat_marked_went_out_with_something_on_its_rack_is_refused_at_that_se
     assert not ScoreSheet.objects.exists()
 
 
+def test_the_knocked_over_rack_is_offered_only_under_rules_that_have_it_r5(client, stage, link):
+    """wrc-2014 (the Busan rules) has no knocked-over-rack penalty: no such box, and a box sent anyway
+    changes nothing; hk-2016 has it (R5.3)."""
+    page = text(client.get(link_url(link, 1)))
+    assert "Knocked over the rack" not in page and "_conduct_penalty" not in page
+    data = sheet_data(stage, 1, 1, [0, 5, 6, 7], overrides={1: {"conduct_penalty": "on"}})
+    assert client.post(link_url(link, 1), data).status_code == 302
+    assert list(ScoreSheet.objects.get().seats.values_list("conduct_penalty", "penalty")) == [
+        (False, 0), (False, 5), (False, 6), (False, 7)]
+    hong_kong = released_stage(4, format=Event.Format.HONG_KONG, ruleset=Event.Ruleset.HK_2016)
+    hk_link = TableLink.objects.create(stage=hong_kong, table_number=1)
+    page = text(client.get(link_url(hk_link, 1)))
+    assert "Knocked over the rack" in page and 'name="s2_conduct_penalty"' in page
+    data = sheet_data(hong_kong, 1, 1, [0, 5, 6, 7], overrides={1: {"conduct_penalty": "on"}})
+    assert client.post(link_url(hk_link, 1), data).status_code == 302
+    assert ScoreSheet.objects.get(stage=hong_kong).seats.get(position=2).penalty == 200
+
+
 def test_warnings_need_the_referees_tick(client, stage, link):
     data = sheet_data(stage, 1, 1, [0, 150, 6, 7])
     response = client.post(link_url(link, 1), data)

@@ -18,6 +18,11 @@ def ruleset_of(event) -> Ruleset:
     return get_ruleset(event.ruleset)
 
 
+def has_knocked_rack_rule(event) -> bool:
+    """Whether the event's rules have a knocked-over-rack penalty (R5.3): the forms offer it only then."""
+    return ruleset_of(event).knocked_rack_penalty is not None
+
+
 @dataclass(frozen=True)
 class SeatEntry:
     """One seat as entered: tiles (notation) or a counted value plus jokers."""

@@ -22,7 +22,8 @@ class Ruleset:
     initial_meld_threshold: int = 30  # R3
     never_opened_could_not_penalty: int = 100  # R5.1 ("WRC5")
     never_opened_could_penalty: int = 200  # R5.1 (could have opened, did not)
-    knocked_rack_penalty: int = 200  # R5.3 (HK rule 14)
+    # R5.3, Hong Kong's conduct rule 14 (seed 003); None: the rules have no knocked-over-rack penalty.
+    knocked_rack_penalty: int | None = None
     points: str = "total"  # R7
     time_called_scores_as_blocked: bool = True  # R4
     turn_seconds: int = 60  # R9
@@ -61,6 +62,7 @@ class Ruleset:
 
 
 _FIELD_NAMES = {f.name for f in dataclasses.fields(Ruleset)}
+_OPTIONAL = {"knocked_rack_penalty"}  # a rule some sources do not have at all
 
 
 def _is_int(v: Any) -> bool:
@@ -81,6 +83,8 @@ def _check(r: Ruleset) -> dict[str, str]:
         "knocked_rack_penalty",
     ):
         v = getattr(r, field)
+        if v is None and field in _OPTIONAL:
+            continue
         if not _is_int(v):
             problems[field] = "must be a whole number"
         elif v < 0:
@@ -99,9 +103,10 @@ def _check(r: Ruleset) -> dict[str, str]:
 PRESETS: dict[str, Ruleset] = {
     r.slug: r
     for r in (
-        # Busan 2014 / official world rules (seeds 000, 001, 004): joker 50, total points.
+        # Presets hold only what their source says; an event's rules can still add a setting (with_changes).
+        # Busan 2014 / official world rules (seeds 000, 001, 004): joker 50, total points, no knocked-rack rule.
         Ruleset(slug="wrc-2014", name="World Rummikub Championship rules (Busan 2014)", joker_penalty=50),
-        # Hong Kong 2016 school competition (seed 003): joker 30, knocked rack 200, average points.
+        # Hong Kong 2016 school competition (seed 003): joker 30, knocked rack 200 (rule 14), average points.
         Ruleset(
             slug="hk-2016",
             name="Hong Kong 2016 school competition",
@@ -109,7 +114,7 @@ PRESETS: dict[str, Ruleset] = {
             knocked_rack_penalty=200,
             points="average",
         ),
-        # Casual play (seed 004): joker 30.
+        # Casual play (seed 004): joker 30, no knocked-rack rule.
         Ruleset(slug="casual", name="Casual play", joker_penalty=30),
     )
 }

@@ -66,7 +66,7 @@ class GameScore:
 def seat_penalty(ruleset: Ruleset, seat: SeatRecord) -> tuple[int, bool | None]:
     """(P, could_open) for a player who did not go out (R5). ``could_open`` is ``None`` for a player
     who had opened. Assumes the seat passed validation."""
-    if seat.conduct_penalty:  # R5.3: whatever the rack held
+    if seat.conduct_penalty:  # R5.3: whatever the rack held (validation refuses it under rules without it)
         return ruleset.knocked_rack_penalty, None
     if not seat.opened:  # R5.1: a fixed amount replaces the rack value; jokers add nothing
         if seat.tiles is not None:

@@ -144,6 +144,10 @@ def _validate_seat(ruleset: Ruleset, table: TableRecord, s: SeatRecord, add, cou
                 f"The joker count {s.jokers} does not match the tiles ({s.joker_total}).",
             )
 
+    knocked_rule = ruleset.knocked_rack_penalty is not None
+    if s.conduct_penalty and not knocked_rule:
+        add("no_knocked_rack_rule", n, "These rules have no knocked-over-rack penalty (R5.3).")
+
     has_rack = s.tiles is not None or s.rack_value is not None
     empty_rack = (s.tiles is not None and len(s.tiles) == 0) or (
         s.tiles is None and s.rack_value == 0 and not s.jokers
@@ -153,7 +157,7 @@ def _validate_seat(ruleset: Ruleset, table: TableRecord, s: SeatRecord, add, cou
             add("winner_holds_tiles", n, "A player who went out holds no tiles.")
         if not s.opened:
             add("winner_not_opened", n, "A player who went out must have made the initial meld.", WARNING)
-        if s.conduct_penalty and table.end == "went_out":
+        if s.conduct_penalty and knocked_rule and table.end == "went_out":
             add(
                 "conduct_penalty_on_winner",
                 n,

@@ -81,12 +81,12 @@ class SheetGame(ABC):
         """What the audit record keeps of a recorded sheet."""
 
     @abstractmethod
-    def entry_form(self, data=None, *, seats, initial=None, require_key=True):
-        """The referee's form for `seats`."""
+    def entry_form(self, data=None, *, event, seats, initial=None, require_key=True):
+        """The referee's form for `seats`, under `event`'s rules."""
 
     @abstractmethod
-    def correction_form(self, data=None, *, seats, initial=None):
-        """The chief referee's form: the entry's fields, a reason and a one-time key."""
+    def correction_form(self, data=None, *, event, seats, initial=None):
+        """The chief referee's form: the entry's fields (under `event`'s rules), a reason and a one-time key."""
 
     @abstractmethod
     def initial_from(self, sheet) -> dict:

@@ -23,6 +23,7 @@ MESSAGES = {
     "winner_holds_tiles": _("A player who went out holds no tiles."),
     "winner_not_opened": _("A player who went out must have made the initial meld."),
     "conduct_penalty_on_winner": _("A conduct penalty on the player who went out is ignored."),
+    "no_knocked_rack_rule": _("These rules have no knocked-over-rack penalty."),
     "marked_could_not_open_but_can": _("Marked as unable to open, but these tiles can make the initial meld (200, not 100)."),
     "marked_could_open_but_cannot": _("Marked as able to open, but this rack cannot make the initial meld (100, not 200)."),
     "never_opened_small_rack": _("A player who never opened still holds all 14 dealt tiles; fewer were entered."),

@@ -12,7 +12,7 @@ from dataclasses import dataclass
 from django.urls import reverse
 
 from tournament.models import Stage
-from tournament.permissions import CHIEF_REFEREE, has_role
+from tournament.permissions import CHIEF_REFEREE, REFEREE, has_role
 from tournament.services.audit import Actor
 
 from ..models import RefereeAssignment, TableLink
@@ -70,12 +70,15 @@ def table_by_link(token: str, user=None) -> TableAccess | None:
 
 
 def may_referee(user, stage: Stage, table_number: int) -> bool:
-    """Assigned to the table for the stage, or the festival's chief referee / organiser (who hold every role)."""
+    """A referee of the festival assigned to the table for the stage, or the festival's chief referee /
+    organiser (who hold every role). An assignment outlives the role it was given for; access does not."""
     if not user.is_authenticated:
         return False
-    if has_role(user, stage.event.festival, CHIEF_REFEREE):
+    festival = stage.event.festival
+    if has_role(user, festival, CHIEF_REFEREE):
         return True
-    return RefereeAssignment.objects.filter(stage=stage, table_number=table_number, referee=user).exists()
+    return (has_role(user, festival, REFEREE)
+            and RefereeAssignment.objects.filter(stage=stage, table_number=table_number, referee=user).exists())
 
 
 def table_stage(stage_id: int, table_number: int) -> Stage | None:

@@ -139,6 +139,11 @@ def confirm_sheet(*, sheet: ScoreSheet, actor: Actor, now=None,
                                % {"status": sheet.get_status_display().lower()}, code="not_submitted")
         if actor.user is not None and sheet.submitted_by_id == actor.user.pk:
             raise ServiceError(_("You submitted this sheet; someone else must confirm it."), code="own_sheet")
+        if seating.game_draw(sheet.stage, sheet.game) != sheet.draw:
+            # Its table now seats other players (the draw was taken back and drawn again): confirming it
+            # would credit players who did not play this game there.
+            raise ServiceError(_("This sheet was entered for a seating that is no longer this game's; it cannot "
+                                 "be confirmed. Return it to the referee."), code="stale_draw")
         sheet.status = ScoreSheet.Status.CONFIRMED
         sheet.decided_by = actor.user
         sheet.decided_at = now
@@ -174,11 +179,13 @@ def correct_sheet(*, sheet: ScoreSheet, entry, reason: str, accept_warnings: boo
     now = now or timezone.now()
     if not reason.strip():
         raise ServiceError(_("A correction needs a reason."), code="reason")
-    existing = ScoreSheet.objects.filter(idempotency_key=idempotency_key).first()
-    if existing is not None:
-        return existing
     with transaction.atomic():
         old = _locked(sheet)
+        # Read under the lock: the same form sent twice waits for the first and gets what it recorded,
+        # not "only a confirmed sheet" about the version it replaced.
+        existing = ScoreSheet.objects.filter(idempotency_key=idempotency_key).first()
+        if existing is not None:
+            return existing
         if old.status != ScoreSheet.Status.CONFIRMED:
             raise ServiceError(_("Only a confirmed sheet can be corrected."), code="not_confirmed")
         event = old.stage.event

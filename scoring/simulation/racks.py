@@ -26,7 +26,7 @@ DEALT = 14  # tiles per player (R1)
 # How games end (R4): mostly somebody goes out.
 END_WEIGHTS = {ScoreSheet.End.WENT_OUT: 82, ScoreSheet.End.BLOCKED: 13, ScoreSheet.End.TIME: 5}
 NEVER_OPENED = 0.09  # share of losers who never made the initial meld
-KNOCKED_RACK = 0.008  # share of losers whose rack was knocked over (R5.3)
+KNOCKED_RACK = 0.008  # share of losers whose rack was knocked over (R5.3, where the rules have it)
 JOKER_KEPT = 0.35  # an opened player still holds a joker they had
 TILES_ENTERED = 0.55  # share of tables where the referee taps the tiles instead of counting
 
@@ -74,7 +74,10 @@ def plausible_entry(rng: random.Random, ruleset: Ruleset, registrations: Sequenc
         if index == winner:
             seats.append(SeatEntry(position=position, registration_id=registration, went_out=True))
             continue
-        if rng.random() < KNOCKED_RACK:
+        # Drawn under every ruleset, so that one seed plays the same sheets up to a knocked-over rack; only
+        # rules that have the penalty (R5.3) record it, the others count that rack like any other.
+        knocked = rng.random() < KNOCKED_RACK
+        if knocked and ruleset.knocked_rack_penalty is not None:
             seats.append(SeatEntry(position=position, registration_id=registration, conduct_penalty=True))
             continue
         opened = rng.random() >= NEVER_OPENED

@@ -39,12 +39,13 @@ def _current_game(games: list[dict]) -> int:
 
 
 def _table_rows(stage: Stage, game: int, draw: Draw | None) -> list[dict]:
-    """Every table of the game with its current sheet: live (submitted/confirmed), else the last returned."""
+    """Every table of the game with its current sheet: live (submitted/confirmed), else the last returned.
+    Only sheets entered for this seating: a table of another draw is other players."""
     if draw is None:
         return []
     players = dict(seating.by_table(seating.seats(draw)))
     current: dict[int, ScoreSheet] = {}
-    for sheet in (ScoreSheet.objects.filter(stage=stage, game=game).exclude(status=S.SUPERSEDED)
+    for sheet in (ScoreSheet.objects.filter(stage=stage, game=game, draw=draw).exclude(status=S.SUPERSEDED)
                   .select_related("submitted_by").order_by("table_number", "-version")):
         held = current.get(sheet.table_number)
         if held is None or (held.status == S.RETURNED and sheet.status in ScoreSheet.LIVE):

@@ -158,7 +158,8 @@ class _Game:
         initial = {"idempotency_key": new_key()}
         if self.returned is not None:
             initial.update(self.rules.initial_from(self.returned))
-        return self.rules.entry_form(data, seats=self.seats, initial=initial, require_key=require_key)
+        return self.rules.entry_form(data, event=self.access.stage.event, seats=self.seats, initial=initial,
+                                     require_key=require_key)
 
     def judge(self, form):
         return self.rules.judge(self.access.stage.event, self.seats, form.entry())

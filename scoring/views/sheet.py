@@ -110,21 +110,24 @@ def _correction_page(request, event, sheet, form, *, judgement=None, refusal=Non
 def correct(request, event, sheet_id):
     """Correct a confirmed sheet (chief referee or organiser): a new confirmed version with a reason."""
     sheet = get_sheet(event, sheet_id)
-    if sheet.status != S.CONFIRMED:
+    action = request.POST.get("action") if request.method == "POST" else None
+    saving = request.method == "POST" and action not in ("more", "check")
+    # A save goes on to the service even when the sheet is no longer confirmed: the same form sent twice (a
+    # double tap) is answered there with the correction the first one recorded.
+    if sheet.status != S.CONFIRMED and not saving:
         messages.error(request, _("Only a confirmed sheet can be corrected."))
         return redirect(sheet_url(event, sheet))
     rules = game_of(event)
     seats = seating.seats(sheet.draw, table=sheet.table_number)
     if request.method != "POST":
-        form = rules.correction_form(seats=seats, initial=rules.correction_initial(sheet))
+        form = rules.correction_form(event=event, seats=seats, initial=rules.correction_initial(sheet))
         return _correction_page(request, event, sheet, form)
-    action = request.POST.get("action")
     longer = rules.more_rows(request.POST, seats) if action == "more" else None
     if longer is not None:  # more rows without JavaScript: nothing is checked or saved
-        form = rules.correction_form(longer, seats=seats)
+        form = rules.correction_form(longer, event=event, seats=seats)
         form.is_valid()
         return _correction_page(request, event, sheet, form)
-    form = rules.correction_form(request.POST, seats=seats)
+    form = rules.correction_form(request.POST, event=event, seats=seats)
     if not form.is_valid():
         return _correction_page(request, event, sheet, form, status=400)
     if action == "check":

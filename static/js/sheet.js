@@ -74,12 +74,21 @@
     return checked ? checked.value : "";
   }
 
-  // Show only what matters for each seat; the server ignores the rest anyway.
+  // Show only what matters for each seat. A seat marked "went out" keeps its rack in view while the rack
+  // still holds something: the server refuses a winner with tiles, so the referee must see them to clear them.
+  function holdsSomething(form, position) {
+    return ["tiles", "rack_value", "jokers"].some(function (name) {
+      var el = form.elements["s" + position + "_" + name];
+      var value = el ? el.value.trim() : "";
+      return value !== "" && value !== "0";
+    });
+  }
   function updateSeats(form) {
     var out = radioValue(form, "went_out");
     form.querySelectorAll("[data-seat]").forEach(function (seat) {
       var position = seat.getAttribute("data-seat");
       seat.classList.toggle("is-out", out === position);
+      seat.classList.toggle("holds-rack", holdsSomething(form, position));
       var tiles = form.elements["s" + position + "_tiles"];
       var couldOpen = seat.querySelector("[data-could-open]");
       if (couldOpen) {

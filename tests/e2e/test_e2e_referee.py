@@ -171,3 +171,28 @@ def test_a_draft_survives_a_reload_with_its_key_and_sending_it_twice_records_one
     retry = page.request.post(game_url, data=sent, headers={"Content-Type": "application/x-www-form-urlencoded"})
     assert retry.status == 200
     assert [s.pk for s in sheets_of(stage)] == [sheet.pk]
+
+
+def test_a_seat_marked_went_out_after_its_tiles_were_typed_keeps_them_in_view_until_cleared(table, page, server,
+                                                                                             shot):
+    """The server refuses a winner holding tiles; the page must not hide what it refuses."""
+    stage, link, seats = table
+    page.goto(server.url("referee-link-game", token=link.token, game=1))
+    page.fill("#id_s1_tiles", "R7 R8")
+    for position, value in ((2, "12"), (3, "20"), (4, "9")):
+        page.fill(f"#id_s{position}_rack_value", value)
+        page.fill(f"#id_s{position}_jokers", "0")
+    page.locator('label[for="went-out-1"]').click()
+    expect(page.locator("#seat-1-check")).to_contain_text("A player who went out holds no tiles.")
+    expect(page.locator("#id_s1_tiles")).to_be_visible()
+    expect(page.locator(".sheet-submit")).to_be_disabled()
+    shot(page, "winner-holding-tiles")
+
+    page.fill("#id_s1_tiles", "")
+    expect(page.locator("#id_s1_tiles")).to_be_hidden()
+    expect(page.locator("#sheet-check")).to_contain_text("No problems found.")
+    page.locator(".sheet-submit").click()
+    expect(page.locator("h1")).to_have_text(f"Table {link.table_number}")
+    [sheet] = sheets_of(stage)
+    winner = sheet.seats.get(position=1)
+    assert winner.went_out and winner.tiles == "" and winner.win

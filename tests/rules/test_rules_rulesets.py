@@ -13,6 +13,9 @@ def test_presets():
     assert (wrc.joker_penalty, wrc.points, wrc.initial_meld_threshold) == (50, "total", 30)
     assert (hk.joker_penalty, hk.knocked_rack_penalty, hk.points) == (30, 200, "average")
     assert casual.joker_penalty == 30
+    # R5.3 is Hong Kong's conduct rule 14 (seed 003); the Busan rules (seeds 000, 001) and the casual guide
+    # (seed 004) have no knocked-over-rack penalty, so their presets have none.
+    assert wrc.knocked_rack_penalty is None and casual.knocked_rack_penalty is None
     for r in PRESETS.values():
         assert (r.never_opened_could_not_penalty, r.never_opened_could_penalty) == (100, 200)  # R5.1
         assert r.time_called_scores_as_blocked and r.turn_seconds == 60
@@ -27,6 +30,13 @@ def test_unknown_ruleset():
 def test_rulesets_are_immutable():
     with pytest.raises(dataclasses.FrozenInstanceError):
         get_ruleset("casual").joker_penalty = 10
+
+
+def test_a_ruleset_can_add_the_knocked_over_rack_penalty():
+    cup = get_ruleset("wrc-2014").with_changes(slug="busan-cup", knocked_rack_penalty=150)
+    assert cup.knocked_rack_penalty == 150
+    assert Ruleset.from_dict({"slug": "x", "joker_penalty": 20}).knocked_rack_penalty is None
+    assert Ruleset.from_dict({"slug": "x", "joker_penalty": 20, "knocked_rack_penalty": 200}).knocked_rack_penalty == 200
 
 
 def test_with_changes_validates():

@@ -155,6 +155,15 @@ def test_r5_knocked_rack_is_200_whatever_it_held():
     assert scores(r) == D(394, -197, -197)
 
 
+def test_r5_knocked_rack_only_where_the_rules_have_it():
+    seats = (seat(1, out=True), seat(2, 12, knocked=True))
+    with pytest.raises(InvalidSheetError) as e:
+        score_game(WRC, TableRecord("went_out", seats))
+    assert [p.code for p in e.value.problems] == ["no_knocked_rack_rule"]
+    cup = WRC.with_changes(slug="busan-cup", knocked_rack_penalty=150)
+    assert [s.penalty for s in score_game(cup, TableRecord("went_out", seats)).seats] == [0, 150]
+
+
 def test_scoring_refuses_a_sheet_with_errors():
     with pytest.raises(InvalidSheetError) as e:
         score_game(WRC, TableRecord("went_out", (seat(1, 5), seat(2, 6))))

@@ -8,6 +8,7 @@ from rules.tiles import parse_tiles
 from rules.validation import validate
 
 WRC = get_ruleset("wrc-2014")
+HK = get_ruleset("hk-2016")
 NEVER_OPENED_CANNOT = "R1 R2 B5 B9 K11 Y3 Y4 R7 B12 K2 K6 Y10 R13 J"
 NEVER_OPENED_CAN = "K9 K10 J R1 R2 B5 B7 K2 K6 Y3 Y5 Y12 B13 R4"
 
@@ -35,6 +36,14 @@ def codes(end, *seats, ruleset=WRC):
 def test_a_good_sheet_has_no_problems():
     assert codes("went_out", s(1, out=True), s(2, 10), s(3, tiles="R5 J")) == []
     assert codes("blocked", s(1, 10), s(2, 12)) == []
+
+
+def test_a_knocked_over_rack_under_rules_without_that_penalty_is_an_error_at_its_seat():
+    found = codes("went_out", s(1, out=True), s(2, 10, knocked=True), s(3, 4))
+    assert found == [("no_knocked_rack_rule", 2, "error")]
+    assert codes("went_out", s(1, out=True, knocked=True), s(2, 10)) == [("no_knocked_rack_rule", 1, "error")]
+    assert codes("went_out", s(1, out=True), s(2, 10, knocked=True), ruleset=HK) == []
+
 
 
 @pytest.mark.parametrize(
@@ -94,7 +103,7 @@ def test_errors(end, seats, expected):
     ],
 )
 def test_warnings(end, seats, expected):
-    found = codes(end, *seats)
+    found = codes(end, *seats, ruleset=HK)  # the rules with a knocked-over-rack penalty, for its warning
     assert (*expected, "warning") in found
     assert all(sev == "warning" for _, _, sev in found)
 

@@ -9,8 +9,8 @@ from scoring.services import progress
 from scoring.services.sheets import confirm_sheet, return_sheet, submit_sheet
 from tests.factories import make_staff, released_stage
 from tests.scoring.helpers import entry_for, key
-from tournament.models import AuditEntry, Event, Lot, Stage
-from tournament.services import seating
+from tournament.models import AuditEntry, Draw, Event, Lot, Stage
+from tournament.services import ServiceError, draws, seating
 from tournament.services.audit import Actor
 
 pytestmark = [pytest.mark.django_db, pytest.mark.stage_of(players=16)]  # Busan round 1: 4 tables of 4, 3 games
@@ -261,6 +261,32 @@ def test_one_tap_confirm_of_an_already_confirmed_sheet_says_so(client, stage, ch
     assert "only a submitted sheet can be confirmed" in response.content.decode()
 
 
+def test_a_sheet_left_on_a_draw_taken_back_is_not_listed_and_cannot_be_confirmed(client, stage, chief):
+    """What the take-back race left behind before a submission took its event's lock (test_concurrency): a
+    sheet on a draw that went back to draft, and a redraw that seats other players at that table. The board
+    lists only the sheets of the game's seating, and confirming the stale one would credit players who do
+    not sit there: it is refused, on the board and on the sheet page."""
+    stale = submit(stage, 1)
+    Draw.objects.filter(pk=stale.draw_id).update(status=Draw.Status.DRAFT, released_at=None)
+    organiser = Actor(label="organiser")
+    draws.release_draw(draw=draws.draft_draw(stage=stage, actor=organiser, seed=2), actor=organiser)
+    entered = set(stale.seats.values_list("registration_id", flat=True))
+    assert entered != {seat.registration_id for seat in seating.seats(seating.game_draw(stage, 1), table=1)}
+    client.force_login(chief)
+    html = client.get(url("board", stage)).content.decode()
+    assert 'data-table="1" data-state="pending"' in html and 'data-count="pending">4<' in html
+    assert url("board-sheet", stage, sheet_id=stale.pk) not in html
+    for action in ("board-quick-confirm", "board-confirm"):
+        page = client.post(url(action, stage, sheet_id=stale.pk), {"stage": 1, "game": 1}, follow=True)
+        assert "entered for a seating that is no longer" in page.content.decode()
+    with pytest.raises(ServiceError) as refused:
+        confirm_sheet(sheet=stale, actor=Actor(user=chief))
+    assert refused.value.code == "stale_draw"
+    stale.refresh_from_db()
+    assert stale.status == S.SUBMITTED and not ScoreSheet.objects.filter(status=S.CONFIRMED).exists()
+    assert not AuditEntry.objects.filter(action="sheet.confirmed").exists()
+
+
 # --- one sheet -------------------------------------------------------------------------------------------
 
 def test_sheet_page_shows_the_entry_results_warnings_versions_and_audit(client, stage, chief):
@@ -332,6 +358,24 @@ def test_correct_form_is_prefilled_from_the_confirmed_sheet(client, stage, chief
     assert 'name="key"' in html and 'name="reason"' in html and 'name="accept_warnings"' in html
 
 
+def test_the_correction_offers_a_knocked_over_rack_only_under_rules_that_have_it_r5(client, stage, chief):
+    sheet = submit(stage, 1)  # wrc-2014
+    confirm_sheet(sheet=sheet, actor=Actor(user=chief))
+    client.force_login(chief)
+    html = client.get(url("board-correct", stage, sheet_id=sheet.pk)).content.decode()
+    assert "Knocked-over rack" not in html and "_conduct" not in html
+    client.post(url("board-correct", stage, sheet_id=sheet.pk), correction_post(sheet, s2_conduct="on"))
+    assert not ScoreSheet.objects.get(corrects=sheet).seats.filter(conduct_penalty=True).exists()
+    hong_kong = released_stage(4, format=Event.Format.HONG_KONG, ruleset=Event.Ruleset.HK_2016)
+    sheet = submit(hong_kong, 1)
+    confirm_sheet(sheet=sheet, actor=Actor(user=make_staff(hong_kong.event.festival, "chief referee")))
+    client.force_login(make_staff(hong_kong.event.festival, "chief referee"))
+    html = client.get(url("board-correct", hong_kong, sheet_id=sheet.pk)).content.decode()
+    assert "Knocked-over rack" in html and 'name="s2_conduct"' in html
+    client.post(url("board-correct", hong_kong, sheet_id=sheet.pk), correction_post(sheet, s2_conduct="on"))
+    assert ScoreSheet.objects.get(corrects=sheet).seats.get(position=2).penalty == 200
+
+
 def test_correcting_a_confirmed_sheet_makes_a_new_version_and_keeps_the_old(client, stage, chief):
     sheet = submit(stage, 1)
     confirm_sheet(sheet=sheet, actor=Actor(user=chief))
@@ -349,6 +393,22 @@ def test_correcting_a_confirmed_sheet_makes_a_new_version_and_keeps_the_old(clie
     assert ScoreSheet.objects.filter(stage=stage, game=1, table_number=1).count() == 2
     html = client.get(url("board-sheet", stage, sheet_id=new.pk)).content.decode()
     assert "version 1" in html and "version 2" in html and "Replaced by a correction" in html
+
+
+def test_a_double_tapped_correction_answers_both_taps_with_the_recorded_correction(client, stage, chief):
+    sheet = submit(stage, 1)
+    confirm_sheet(sheet=sheet, actor=Actor(user=chief))
+    client.force_login(chief)
+    data = correction_post(sheet, s2_rack_value="15")
+    first = client.post(url("board-correct", stage, sheet_id=sheet.pk), data)
+    second = client.post(url("board-correct", stage, sheet_id=sheet.pk), data, follow=True)
+    new = ScoreSheet.objects.get(corrects=sheet)
+    assert first.url == url("board-sheet", stage, sheet_id=new.pk)
+    assert second.redirect_chain == [(url("board-sheet", stage, sheet_id=new.pk), 302)]
+    html = second.content.decode()
+    assert "The sheet is corrected" in html and "Only a confirmed sheet can be corrected." not in html
+    assert ScoreSheet.objects.filter(stage=stage, game=1, table_number=1).count() == 2
+    assert AuditEntry.objects.filter(action="sheet.corrected").count() == 1
 
 
 def test_a_correction_needs_a_reason(client, stage, chief):

@@ -34,7 +34,7 @@ NULL = type(None)
 EVENT_KEYS = {"slug": STR, "name": STR, "format": STR, "ruleset": DICT}
 RULESET_KEYS = {"slug": STR, "name": STR, "joker_penalty": INT, "initial_meld_threshold": INT,
                 "never_opened_could_not_penalty": INT, "never_opened_could_penalty": INT,
-                "knocked_rack_penalty": INT, "points": STR, "time_called_scores_as_blocked": BOOL,
+                "knocked_rack_penalty": (INT, NULL), "points": STR, "time_called_scores_as_blocked": BOOL,
                 "turn_seconds": INT}
 PLAYER_KEYS = {"id": INT, "number": (INT, NULL), "name": STR, "affiliation": STR, "birth_year": INT, "status": STR}
 STAGE_KEYS = {"index": INT, "name": STR, "advance": LIST, "games": LIST}

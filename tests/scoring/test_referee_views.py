@@ -122,6 +122,24 @@ def test_signed_in_referee_assigned_to_the_table_may_enter_it(client, stage):
     assert (sheet.submitted_by, sheet.submitted_via) == (referee, referee.username)
 
 
+@pytest.mark.parametrize("removed", ["from the festival's staff", "from the referee role"])
+def test_a_referee_whose_role_ended_may_no_longer_enter_the_assigned_table(client, stage, removed):
+    """The assignment stays on record, but access ends with the role: staff membership and the referee group."""
+    referee = make_staff(stage.event.festival, "referee")
+    RefereeAssignment.objects.create(stage=stage, table_number=1, referee=referee)
+    client.force_login(referee)
+    assert client.get(f"/referee/{stage.pk}/1/game/1/").status_code == 200
+    if removed == "from the festival's staff":
+        stage.event.festival.staff.remove(referee)
+    else:
+        referee.groups.clear()
+    for path in (f"/referee/{stage.pk}/1/", f"/referee/{stage.pk}/1/game/1/"):
+        assert client.get(path).status_code == 403
+    assert client.post(f"/referee/{stage.pk}/1/game/1/preview/", sheet_data(stage, 1, 1, [0, 5, 6, 7])).status_code == 403
+    assert client.post(f"/referee/{stage.pk}/1/game/1/", sheet_data(stage, 1, 1, [0, 5, 6, 7])).status_code == 403
+    assert not ScoreSheet.objects.exists()
+
+
 def test_unassigned_referee_and_organiser_of_another_festival_are_refused(client, stage):
     client.force_login(make_staff(stage.event.festival, "referee"))
     assert client.get(f"/referee/{stage.pk}/1/").status_code == 403
@@ -292,6 +310,40 @@ def test_mistakes_block_the_submit_with_the_problem_at_the_seat(client, stage, l
     assert "no one is marked as out" in page
     assert f'value="{data["idempotency_key"]}"' in page  # the same draft, to be corrected
     assert not ScoreSheet.objects.exists()
+
+
+@pytest.mark.parametrize("held", [{"tiles": "R7 R8"}, {"rack_value": 15}, {"jokers": 1}],
+                         ids=["tiles", "rack value", "jokers"])
+def test_a_seat_marked_went_out_with_something_on_its_rack_is_refused_at_that_seat(client, stage, link, held):
+    """What a browser sends for a seat whose rack was typed before it was marked "went out" (the page hides
+    the rack then, but the fields still go with the form)."""
+    data = sheet_data(stage, 1, 1, [0, 5, 6, 7], winner=0, overrides={0: held}, accept=True)
+    for url in (link_url(link, 1, preview=True), link_url(link, 1)):
+        page = text(client.post(url, data))
+        seat = page.split('id="seat-1-check"')[1].split("</div>")[0]
+        assert "A player who went out holds no tiles." in seat
+    assert "The sheet has mistakes; correct them first." in page
+    client.cookies["django_language"] = "ko"
+    assert "타일을 모두 내려놓은 참가자에게는 남은 타일이 없어야 합니다." in text(client.post(link_url(link, 1), data))
+    assert not ScoreSheet.objects.exists()
+
+
+def test_the_knocked_over_rack_is_offered_only_under_rules_that_have_it_r5(client, stage, link):
+    """wrc-2014 (the Busan rules) has no knocked-over-rack penalty: no such box, and a box sent anyway
+    changes nothing; hk-2016 has it (R5.3)."""
+    page = text(client.get(link_url(link, 1)))
+    assert "Knocked over the rack" not in page and "_conduct_penalty" not in page
+    data = sheet_data(stage, 1, 1, [0, 5, 6, 7], overrides={1: {"conduct_penalty": "on"}})
+    assert client.post(link_url(link, 1), data).status_code == 302
+    assert list(ScoreSheet.objects.get().seats.values_list("conduct_penalty", "penalty")) == [
+        (False, 0), (False, 5), (False, 6), (False, 7)]
+    hong_kong = released_stage(4, format=Event.Format.HONG_KONG, ruleset=Event.Ruleset.HK_2016)
+    hk_link = TableLink.objects.create(stage=hong_kong, table_number=1)
+    page = text(client.get(link_url(hk_link, 1)))
+    assert "Knocked over the rack" in page and 'name="s2_conduct_penalty"' in page
+    data = sheet_data(hong_kong, 1, 1, [0, 5, 6, 7], overrides={1: {"conduct_penalty": "on"}})
+    assert client.post(link_url(hk_link, 1), data).status_code == 302
+    assert ScoreSheet.objects.get(stage=hong_kong).seats.get(position=2).penalty == 200
 
 
 def test_warnings_need_the_referees_tick(client, stage, link):

@@ -72,6 +72,26 @@ def test_errors_block_and_nothing_is_saved():
     assert not ScoreSheet.objects.exists()
 
 
+@pytest.mark.parametrize("held", [{"tiles": "R7 R8"}, {"rack_value": 15}, {"jokers": 1}])
+def test_the_player_who_went_out_holding_tiles_is_refused_and_nothing_is_saved(held):
+    stage = released_stage(4)
+    entry = entry_for(stage, 1, 1, [0, 5, 5, 5], winner=0, overrides={0: held})
+    with pytest.raises(SheetRefused) as refused:
+        submit(stage, entry, accept=True)
+    assert [(p["code"], p["seat"]) for p in refused.value.judgement.errors] == [("winner_holds_tiles", 1)]
+    assert not ScoreSheet.objects.exists()
+
+
+def test_a_knocked_over_rack_is_refused_under_rules_without_that_penalty_r5():
+    stage = released_stage(4)  # wrc-2014: the Busan rules have no knocked-over-rack penalty
+    entry = entry_for(stage, 1, 1, [0, 5, 5, 5], overrides={2: {"conduct_penalty": True}})
+    with pytest.raises(SheetRefused) as refused:
+        submit(stage, entry, accept=True)
+    assert [(p["code"], p["seat"]) for p in refused.value.judgement.errors] == [("no_knocked_rack_rule", 3)]
+    assert "no knocked-over-rack penalty" in refused.value.judgement.errors[0]["message"]
+    assert not ScoreSheet.objects.exists()
+
+
 def test_warnings_need_the_referees_yes():
     stage = released_stage(4)
     entry = entry_for(stage, 1, 1, [0, 150, 5, 5], winner=0)

@@ -6,7 +6,7 @@ from tournament.services.errors import ServiceError
 
 from ...models import SheetSeat
 from ..base import Judgement, SheetGame
-from .entry import Entry, SeatEntry, judge, ruleset_of
+from .entry import Entry, SeatEntry, has_knocked_rack_rule, judge, ruleset_of
 from .forms import CorrectionForm, SheetForm, initial_from_sheet, tile_pad
 
 __all__ = ["CLASSIC", "Entry", "SeatEntry", "judge", "ruleset_of"]
@@ -63,11 +63,12 @@ class ClassicGame(SheetGame):
             for seat in entry.seats
         ]}
 
-    def entry_form(self, data=None, *, seats, initial=None, require_key=True) -> SheetForm:
-        return SheetForm(data, seats=seats, initial=initial, require_key=require_key)
+    def entry_form(self, data=None, *, event, seats, initial=None, require_key=True) -> SheetForm:
+        return SheetForm(data, seats=seats, knocked_rack=has_knocked_rack_rule(event), initial=initial,
+                         require_key=require_key)
 
-    def correction_form(self, data=None, *, seats, initial=None) -> CorrectionForm:
-        return CorrectionForm(data, seats=seats, initial=initial)
+    def correction_form(self, data=None, *, event, seats, initial=None) -> CorrectionForm:
+        return CorrectionForm(data, seats=seats, knocked_rack=has_knocked_rack_rule(event), initial=initial)
 
     def initial_from(self, sheet) -> dict:
         return initial_from_sheet(sheet)

@@ -18,6 +18,11 @@ def ruleset_of(event) -> Ruleset:
     return get_ruleset(event.ruleset)
 
 
+def has_knocked_rack_rule(event) -> bool:
+    """Whether the event's rules have a knocked-over-rack penalty (R5.3): the forms offer it only then."""
+    return ruleset_of(event).knocked_rack_penalty is not None
+
+
 @dataclass(frozen=True)
 class SeatEntry:
     """One seat as entered: tiles (notation) or a counted value plus jokers."""
@@ -51,8 +56,8 @@ def to_record(entry: Entry) -> tuple[TableRecord | None, list[dict]]:
             "tiles": seat.tiles.strip() or None, "rack_value": seat.rack_value, "jokers": seat.jokers,
             "opened": seat.opened, "could_open": seat.could_open, "conduct_penalty": seat.conduct_penalty,
         }
-        if seat.went_out:
-            data.update(tiles=None, rack_value=None, jokers=None)
+        # A seat that went out keeps whatever its rack fields hold: rules/ refuses a winner holding tiles
+        # (winner_holds_tiles) rather than the sheet storing tiles nobody judged.
         try:
             seats.append(seat_from_dict(data))
         except RecordError as error:

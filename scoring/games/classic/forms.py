@@ -21,9 +21,9 @@ MAX_NUMBER = 999
 KEY_FORMAT = RegexValidator(r"^[A-Za-z0-9_-]{8,64}$", _("This form has expired; open it again."))
 
 
-def _seat_fields(seat) -> dict[str, forms.Field]:
+def _seat_fields(seat, knocked_rack: bool) -> dict[str, forms.Field]:
     name = seat.registration.player.name
-    return {
+    fields = {
         "registration": forms.IntegerField(widget=forms.HiddenInput, min_value=1, max_value=2**31 - 1,
                                            error_messages={"required": _("The seats are incomplete; reload the page.")}),
         "tiles": forms.CharField(
@@ -42,13 +42,17 @@ def _seat_fields(seat) -> dict[str, forms.Field]:
             label=_("Could have opened?"), required=False, widget=TapRadio,
             choices=[(YES, _("Yes")), (NO, _("No")), ("", _("—"))],
         ),
-        "conduct_penalty": forms.BooleanField(label=_("Knocked over the rack (conduct penalty)"), required=False,
-                                              widget=forms.CheckboxInput(attrs={"class": "form-check-input"})),
     }
+    if knocked_rack:  # only under rules that have the penalty (R5.3); a box sent anyway is no field, so ignored
+        fields["conduct_penalty"] = forms.BooleanField(
+            label=_("Knocked over the rack (conduct penalty)"), required=False,
+            widget=forms.CheckboxInput(attrs={"class": "form-check-input"}))
+    return fields
 
 
 class SheetForm(forms.Form):
-    """`seats` are the table's Seat rows for the game, in seat order; fields are named s<seat>_<field>."""
+    """`seats` are the table's Seat rows for the game, in seat order; fields are named s<seat>_<field>.
+    `knocked_rack`: whether the event's rules have a knocked-over-rack penalty (the box is offered then)."""
 
     idempotency_key = forms.RegexField(regex=KEY_PATTERN, widget=forms.HiddenInput, required=False,
                                        error_messages={"invalid": _("This form is damaged; reload the page.")})
@@ -59,7 +63,7 @@ class SheetForm(forms.Form):
     accept_warnings = forms.BooleanField(label=_("I checked the warnings: the sheet is right."), required=False,
                                          widget=forms.CheckboxInput(attrs={"class": "form-check-input"}))
 
-    def __init__(self, *args, seats, require_key=True, **kwargs):
+    def __init__(self, *args, seats, knocked_rack, require_key=True, **kwargs):
         super().__init__(*args, **kwargs)
         self.seats = list(seats)
         self.require_key = require_key
@@ -67,7 +71,7 @@ class SheetForm(forms.Form):
             (str(seat.position), seat.registration.player.name) for seat in self.seats
         ]
         for seat in self.seats:
-            for name, field in _seat_fields(seat).items():
+            for name, field in _seat_fields(seat, knocked_rack).items():
                 self.fields[self.seat_field(seat.position, name)] = field
             self.initial.setdefault(self.seat_field(seat.position, "registration"), seat.registration_id)
             self.initial.setdefault(self.seat_field(seat.position, "opened"), YES)
@@ -80,7 +84,8 @@ class SheetForm(forms.Form):
         """Per seat: the Seat and its bound fields by short name, for the template."""
         return [
             {"seat": seat, "position": seat.position,
-             "fields": {name: self[self.seat_field(seat.position, name)] for name in _FIELD_NAMES},
+             "fields": {name: self[self.seat_field(seat.position, name)] for name in _FIELD_NAMES
+                        if self.seat_field(seat.position, name) in self.fields},
              "went_out_checked": str(self["went_out"].value() or "") == str(seat.position)}
             for seat in self.seats
         ]
@@ -164,7 +169,7 @@ class CorrectionForm(forms.Form):
                                          widget=forms.CheckboxInput(attrs={"class": "form-check-input"}))
     key = forms.CharField(widget=forms.HiddenInput, validators=[KEY_FORMAT], max_length=64)
 
-    def __init__(self, *args, seats=(), **kwargs):
+    def __init__(self, *args, seats=(), knocked_rack, **kwargs):
         super().__init__(*args, **kwargs)
         self.seats = list(seats)  # tournament Seat rows, in seat order
         self.fields["went_out"].choices = [("", _("nobody"))] + [
@@ -181,8 +186,9 @@ class CorrectionForm(forms.Form):
             self.fields[f"s{p}_could_open"] = forms.ChoiceField(
                 label=_("Could have opened (only if never opened)"), choices=COULD_OPEN, required=False,
                 widget=forms.Select(attrs={"class": "form-select"}))
-            self.fields[f"s{p}_conduct"] = forms.BooleanField(label=_("Knocked-over rack"), required=False,
-                                                              widget=CHECKBOX)
+            if knocked_rack:  # only under rules that have the penalty (R5.3)
+                self.fields[f"s{p}_conduct"] = forms.BooleanField(label=_("Knocked-over rack"), required=False,
+                                                                  widget=CHECKBOX)
 
     @classmethod
     def initial_from(cls, sheet: ScoreSheet, sheet_seats) -> dict:
@@ -202,7 +208,8 @@ class CorrectionForm(forms.Form):
     def seat_rows(self):
         """(seat, its bound fields) in seat order, for the template."""
         names = ("tiles", "rack_value", "jokers", "opened", "could_open", "conduct")
-        return [(seat, {name: self[f"s{seat.position}_{name}"] for name in names}) for seat in self.seats]
+        return [(seat, {name: self[f"s{seat.position}_{name}"] for name in names
+                        if f"s{seat.position}_{name}" in self.fields}) for seat in self.seats]
 
     def entry(self) -> Entry:
         data = self.cleaned_data

@@ -74,10 +74,10 @@ class WordGame(SheetGame):
             {"seat": s.position, "registration": s.registration_id, "score": judgement.result(s.position).total,
              "win": judgement.result(s.position).win} for s in seats]}
 
-    def entry_form(self, data=None, *, seats, initial=None, require_key=True) -> WordSheetForm:
+    def entry_form(self, data=None, *, event, seats, initial=None, require_key=True) -> WordSheetForm:
         return WordSheetForm(data, seats=seats, initial=initial, require_key=require_key)
 
-    def correction_form(self, data=None, *, seats, initial=None) -> WordCorrectionForm:
+    def correction_form(self, data=None, *, event, seats, initial=None) -> WordCorrectionForm:
         return WordCorrectionForm(data, seats=seats, initial=initial)
 
     def initial_from(self, sheet) -> dict:

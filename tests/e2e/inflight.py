@@ -1,13 +1,22 @@
-"""How many requests the live server is answering right now (tests only: config/settings/test.py).
+"""The live server's requests, as the browser tests need them (tests only: config/settings/test.py).
 
-A browser test ends while its phones may still be polling; pytest-django then empties the shared in-memory
-SQLite database, and a request still reading a table makes that fail ("database table is locked"). The
-`phone` fixture closes the phones, then waits here until the server is idle."""
+On SQLite the test database lives in memory, and Django's live server shares its ONE connection between the
+test and every request thread. Two requests at once on that connection — a board poll reading score sheets
+while a confirmation writes one — fail with "database table is locked". A deployed app has a connection per
+worker and a database that waits for its lock, so on SQLite the live server answers one request at a time.
 
+A browser test also ends while its phones may still be polling; pytest-django then empties the database, and
+a request still reading a table would make that fail. The `phone` fixture closes the phones, then waits here
+until the server is idle."""
+
+import contextlib
 import threading
 import time
 
+from django.db import connection
+
 _lock = threading.Lock()
+_one_at_a_time = threading.Lock()
 _active = 0
 
 
@@ -17,7 +26,9 @@ def middleware(get_response):
         with _lock:
             _active += 1
         try:
-            return get_response(request)
+            shared = connection.vendor == "sqlite"
+            with _one_at_a_time if shared else contextlib.nullcontext():
+                return get_response(request)
         finally:
             with _lock:
                 _active -= 1

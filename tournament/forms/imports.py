@@ -11,7 +11,7 @@ from ..services.imports.limits import MAX_FILE_BYTES
 class ImportUploadForm(forms.Form):
     file = forms.FileField(
         label=_("CSV or Excel (.xlsx) file"),
-        help_text=_("At most 2 MB and 5,000 rows."),
+        help_text=_("At most 2 MB and 2,000 rows."),
         widget=forms.ClearableFileInput(attrs={"accept": ".csv,.xlsx,text/csv"}),
     )
     default_event = forms.ModelChoiceField(

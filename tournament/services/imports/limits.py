@@ -18,7 +18,7 @@ MAX_CELLS = 40_000  # 2,000 rows of 20 columns
 MAX_COLUMNS = 200  # cells in one row, empty ones before the last too
 MAX_CELL_CHARS = 1000  # the longest field, the school or club, has 200
 MAX_CHARS = 1_000_000  # 2,000 rows of 500 characters
-# An XLSX is a zip: 2 MB of it may unpack to gigabytes (a "zip bomb"). Real registration sheets of 5,000
+# An XLSX is a zip: 2 MB of it may unpack to gigabytes (a "zip bomb"). Real registration sheets of 2,000
 # rows unpack to a few MB. openpyxl holds the shared strings whole, so this also bounds their memory.
 MAX_XLSX_UNPACKED_BYTES = 20 * 1024 * 1024
 # XML elements in all of a workbook's parts: a sheet of 2,000 rows and 10 columns has about 45,000 and its

@@ -38,11 +38,12 @@ def _setup() -> None:
 
 
 def build(players: int, seed: int) -> dict:
-    from django.contrib.auth.models import Group, User
+    from django.contrib.auth.models import User
     from django.db import transaction
 
     from scoring.services.links import ensure_links
     from scoring.simulation import prepare_event, staff_of
+    from tournament.models import StaffRole
     from tournament.permissions import CHIEF_REFEREE
     from tournament.services import draws
 
@@ -58,8 +59,7 @@ def build(players: int, seed: int) -> dict:
         chief = User.objects.filter(username=CHIEF).first() or User(username=CHIEF)
         chief.set_password(password)
         chief.save()
-        chief.groups.add(Group.objects.get_or_create(name=CHIEF_REFEREE)[0])
-        event.festival.staff.add(chief)
+        StaffRole.objects.get_or_create(festival=event.festival, user=chief, role=CHIEF_REFEREE)
 
     numbers = sorted(event.registrations.filter(number__isnull=False).values_list("number", flat=True))
     return {

@@ -3,10 +3,10 @@
 import datetime as dt
 import itertools
 
-from django.contrib.auth.models import Group, User
+from django.contrib.auth.models import User
 from django.utils import timezone
 
-from tournament.models import Event, Festival, Player, Registration
+from tournament.models import Event, Festival, Player, Registration, StaffRole
 
 _counter = itertools.count(1)
 
@@ -71,10 +71,9 @@ def make_registration(event, player=None, **fields) -> Registration:
 
 
 def make_staff(festival, role: str, username: str | None = None, password: str = "pw-for-tests-only") -> User:
-    """A user in the role's group and on the festival's staff."""
+    """A user holding `role` at the festival."""
     user = User.objects.create_user(username=username or f"{role.replace(' ', '-')}-{next(_counter)}", password=password)
-    user.groups.add(Group.objects.get(name=role))
-    festival.staff.add(user)
+    StaffRole.objects.create(festival=festival, user=user, role=role)
     return user
 
 

@@ -1,9 +1,7 @@
-"""The Django admin: where festivals and events are created and edited (for now), and where the records can
-be looked up. Nothing is ever deleted: registrations change state through the organiser's pages and the desk,
-and the audit log is read-only (DESIGN.md, "Data that must never be lost").
-
-Superusers see everything. Organisers with admin access ("staff status") see and edit only the festivals
-they are staff of, and those festivals' events and players.
+"""The Django admin: the site administrator's (superuser's) window on the records. Organisers never need it:
+festivals, events and staff are managed in the app. Nothing is ever deleted: registrations change state
+through the organiser's pages and the desk, and the audit log is read-only (DESIGN.md, "Data that must
+never be lost").
 """
 
 from django import forms
@@ -13,55 +11,20 @@ from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
 from .forms.manage import RESERVED_EVENT_SLUGS
-from .models import AuditEntry, Event, Festival, Player, Registration
+from .models import AuditEntry, Event, Festival, Player, Registration, StaffRole
 from .models.fields import ListField
-from .permissions import ORGANISER
 
 
-def _organiser_festivals(user):
-    """The festivals an admin user may manage (None = all of them)."""
-    if user.is_superuser:
-        return None
-    if not (user.is_active and user.is_staff and user.groups.filter(name=ORGANISER).exists()):
-        return Festival.objects.none()
-    return Festival.objects.filter(staff=user)
+class RecordAdmin(admin.ModelAdmin):
+    """Nothing is deleted here; list settings are typed as comma text, as wide as the other text fields."""
 
-
-class FestivalScopedAdmin(admin.ModelAdmin):
-    """Organisers reach only their own festivals' rows; Django's model permissions still apply on top for others."""
-
-    festival_lookup = "festival"  # from this model to its Festival
-    # List settings are typed as comma text, in a box as wide as the admin's other text fields.
     formfield_overrides = {ListField: {"widget": AdminTextInputWidget}}
-
-    def get_queryset(self, request):
-        queryset = super().get_queryset(request)
-        festivals = _organiser_festivals(request.user)
-        if festivals is None:
-            return queryset
-        if self.festival_lookup == "":
-            return queryset.filter(pk__in=festivals.values("pk"))
-        return queryset.filter(**{f"{self.festival_lookup}__in": festivals})
-
-    def _is_organiser(self, request) -> bool:
-        festivals = _organiser_festivals(request.user)
-        return festivals is not None and festivals.exists()
-
-    def has_module_permission(self, request):
-        return super().has_module_permission(request) or self._is_organiser(request)
-
-    def has_view_permission(self, request, obj=None):
-        # get_queryset already hides other festivals' rows, so a foreign id answers "not found".
-        return super().has_view_permission(request, obj) or self._is_organiser(request)
-
-    def has_change_permission(self, request, obj=None):
-        return super().has_change_permission(request, obj) or self._is_organiser(request)
 
     def has_delete_permission(self, request, obj=None):
         return False
 
 
-class ReadOnlyAdmin(FestivalScopedAdmin):
+class ReadOnlyAdmin(RecordAdmin):
     """Rows that only services write (registrations change state, the log is append-only): shown, never edited."""
 
     def has_add_permission(self, request):
@@ -71,24 +34,24 @@ class ReadOnlyAdmin(FestivalScopedAdmin):
         return False
 
 
+class StaffRoleInline(admin.TabularInline):
+    model = StaffRole
+    extra = 0
+    autocomplete_fields = ["user"]
+
+
 @admin.register(Festival)
-class FestivalAdmin(FestivalScopedAdmin):
-    festival_lookup = ""
+class FestivalAdmin(RecordAdmin):
     list_display = ["name", "starts_on", "ends_on", "venue", "timezone"]
     list_filter = ["starts_on", "timezone"]
     search_fields = ["name", "venue", "slug"]
     date_hierarchy = "starts_on"
     prepopulated_fields = {"slug": ["name"]}
-    filter_horizontal = ["staff"]
+    inlines = [StaffRoleInline]
     fieldsets = [
         (None, {"fields": ["name", "slug", "venue", "contact"]}),
         (_("Dates"), {"fields": ["starts_on", "ends_on", "timezone", "languages"]}),
-        (_("Staff"), {"fields": ["staff"]}),
     ]
-
-    def get_readonly_fields(self, request, obj=None):
-        # Who works at a festival (and so which roles they hold there) is the site administrator's decision.
-        return [] if request.user.is_superuser else ["staff"]
 
 
 class EventAdminForm(forms.ModelForm):
@@ -122,7 +85,7 @@ class EventAdminForm(forms.ModelForm):
 
 
 @admin.register(Event)
-class EventAdmin(FestivalScopedAdmin):
+class EventAdmin(RecordAdmin):
     form = EventAdminForm
     list_display = [
         "name",
@@ -165,9 +128,6 @@ class EventAdmin(FestivalScopedAdmin):
         (_("Player numbers"), {"fields": ["numbering", "numbers_assigned_at", "numbering_seed"]}),
     ]
 
-    def has_add_permission(self, request):
-        return super().has_add_permission(request) or self._is_organiser(request)
-
     def changeform_view(self, request, object_id=None, form_url="", extra_context=None):
         """Show and read the times in the festival's own time zone (a Hong Kong event in Hong Kong time).
 
@@ -191,16 +151,9 @@ class EventAdmin(FestivalScopedAdmin):
             return Festival.objects.filter(pk=int(festival_id)).first()
         return None
 
-    def formfield_for_foreignkey(self, db_field, request, **kwargs):
-        if db_field.name == "festival":
-            festivals = _organiser_festivals(request.user)
-            if festivals is not None:
-                kwargs["queryset"] = festivals
-        return super().formfield_for_foreignkey(db_field, request, **kwargs)
-
 
 @admin.register(Player)
-class PlayerAdmin(FestivalScopedAdmin):
+class PlayerAdmin(RecordAdmin):
     list_display = ["name", "festival", "birth_year", "affiliation", "ranking_id", "created_at"]
     list_filter = [("festival", admin.RelatedOnlyFieldListFilter), "birth_year"]
     list_select_related = ["festival"]
@@ -217,7 +170,6 @@ class PlayerAdmin(FestivalScopedAdmin):
 class RegistrationAdmin(ReadOnlyAdmin):
     """Read-only: withdrawals go through the organiser's page, check-ins through the desk (both audited)."""
 
-    festival_lookup = "event__festival"
     list_display = ["player", "event", "status", "number", "created_at", "checked_in_at", "withdrawn_at"]
     list_filter = ["status", ("event", admin.RelatedOnlyFieldListFilter)]
     list_select_related = ["player", "event"]

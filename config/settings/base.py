@@ -113,6 +113,9 @@ AUTH_PASSWORD_VALIDATORS = [
     {"NAME": "django.contrib.auth.password_validation.NumericPasswordValidator"},
 ]
 LOGIN_URL = "login"
+# A staff account made by an organiser sets its password through a one-time link; staff are often added a
+# week ahead of the day.
+PASSWORD_RESET_TIMEOUT = 7 * 24 * 3600
 LOGIN_REDIRECT_URL = "manage-home"
 LOGOUT_REDIRECT_URL = "home"
 

@@ -11,13 +11,13 @@ from __future__ import annotations
 import datetime as dt
 import random
 
-from django.contrib.auth.models import Group, User
+from django.contrib.auth.models import User
 from django.db import transaction
 from django.utils import timezone
 from django.utils.text import slugify
 
 from tournament.demo.people import Person, busan_people, hong_kong_pupils
-from tournament.models import Event, Festival, Player, Registration, Stage
+from tournament.models import Event, Festival, Player, Registration, StaffRole, Stage
 from tournament.models.registration import contact_key, name_key
 from tournament.permissions import CHIEF_REFEREE, ORGANISER
 from tournament.services import draws, seating
@@ -51,8 +51,7 @@ def _staff(festival: Festival, username: str, role: str) -> Actor:
         user = User(username=username)
         user.set_unusable_password()
         user.save()
-    user.groups.add(Group.objects.get_or_create(name=role)[0])
-    festival.staff.add(user)
+    StaffRole.objects.get_or_create(festival=festival, user=user, role=role)
     return Actor(user=user)
 
 

@@ -14,7 +14,7 @@ from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_POST, require_safe
 
 from tournament.models import Draw, Event, Seat, Stage
-from tournament.permissions import REFEREE
+from tournament.permissions import REFEREE, people_with_role
 from tournament.qr import qr_svg
 from tournament.services import seating
 from tournament.services.audit import Actor
@@ -38,8 +38,7 @@ def entry_url(request, token: str) -> str:
 
 
 def _referees(festival):
-    return list(get_user_model().objects.filter(pk__in=festival.staff.values("pk"), groups__name=REFEREE,
-                                                is_active=True).distinct().order_by("username"))
+    return list(people_with_role(festival, REFEREE))
 
 
 def _seating_by_table(draw: Draw | None) -> dict[int, list[Seat]]:

@@ -569,14 +569,9 @@ def test_confirm_and_return_pressed_at_once_on_the_pages_one_is_refused_with_a_m
     why it was refused (the service-level races are in test_concurrency)."""
     import threading
 
-    from django.contrib.auth.models import Group
     from django.db import connection
     from django.test import Client
 
-    from tournament.permissions import ROLES
-
-    for role in ROLES:  # a transactional test's flush empties the groups of the data migration
-        Group.objects.get_or_create(name=role)
     stage = released_stage(16)
     people = [make_staff(stage.event.festival, "chief referee"), make_staff(stage.event.festival, "organiser")]
     for table in (1, 2, 3, 4):

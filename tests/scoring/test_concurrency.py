@@ -13,7 +13,6 @@ import threading
 import time
 
 import pytest
-from django.contrib.auth.models import Group
 from django.db import connection
 
 from scoring.models import ScoreSheet
@@ -22,7 +21,6 @@ from scoring.services.sheets import SheetExists, confirm_sheet, correct_sheet, r
 from tests.factories import make_staff, released_stage
 from tests.scoring.helpers import chief_of, entry_for, key
 from tournament.models import AuditEntry, Draw, Event
-from tournament.permissions import ROLES
 from tournament.services import ServiceError, seating
 from tournament.services.audit import Actor
 from tournament.services.draws import unrelease_draw
@@ -64,14 +62,7 @@ def actions(sheet, action):
 
 
 @pytest.fixture
-def roles(db):
-    """The role groups come from a data migration, which a transactional test's flush empties."""
-    for role in ROLES:
-        Group.objects.get_or_create(name=role)
-
-
-@pytest.fixture
-def table_game(on_postgres, roles):
+def table_game(on_postgres):
     """A released Busan stage of TABLES tables, its chief referee and organiser, a referee's table link."""
     stage = released_stage(TABLES * 4)
     festival = stage.event.festival
@@ -175,7 +166,7 @@ def test_a_double_tapped_correction_records_one_correction_and_both_taps_get_it(
 
 
 @pytest.mark.django_db(transaction=True)
-def test_a_failure_in_the_middle_of_confirming_leaves_the_sheet_submitted_and_nothing_half_done(monkeypatch, roles):
+def test_a_failure_in_the_middle_of_confirming_leaves_the_sheet_submitted_and_nothing_half_done(monkeypatch):
     """Fault injection: the step after the confirmation's own writes (Hong Kong movement) fails once after it
     has written the next game's seating. Runs on SQLite and PostgreSQL."""
     stage = released_stage(8, format=Event.Format.HONG_KONG, ruleset=Event.Ruleset.HK_2016)
@@ -261,7 +252,7 @@ def without_the_shared_lock(monkeypatch):
 
 @race_test
 @pytest.mark.parametrize("window", [0.0, WINDOW], ids=["as is", "window widened"])
-def test_a_draw_taken_back_while_every_table_sends_its_sheet_keeps_no_sheet(monkeypatch, on_postgres, roles,
+def test_a_draw_taken_back_while_every_table_sends_its_sheet_keeps_no_sheet(monkeypatch, on_postgres,
                                                                              window):
     """Either the take-back came first (a draft with no sheet, every submission refused) or a sheet did
     (the take-back refused, the draw released, every table's sheet standing) — even when the window between
@@ -280,7 +271,7 @@ def test_a_draw_taken_back_while_every_table_sends_its_sheet_keeps_no_sheet(monk
 
 
 @race_test
-def test_control_without_the_shared_lock_sheets_land_on_a_draw_taken_back(monkeypatch, on_postgres, roles):
+def test_control_without_the_shared_lock_sheets_land_on_a_draw_taken_back(monkeypatch, on_postgres):
     """The same race with the submission's lock removed: sheets are recorded on a draw that is a draft
     again. As is, that happened on 4 of 5 trials on a development machine; the window is widened so that it
     shows on every run, not only on most."""

@@ -228,7 +228,7 @@ def test_check_in_without_js_redirects_back_to_the_search(desk_client, event, re
     response = desk_client.post(checkin_url(event, reg.pk), {"next": back})
     assert response.status_code == 302 and response["Location"] == back
     reg = reload(reg)
-    assert reg.checked_in_at is not None and reg.checked_in_by.groups.filter(name=DESK).exists()
+    assert reg.checked_in_at is not None and reg.checked_in_by.staff_roles.filter(role=DESK).exists()
     assert AuditEntry.objects.filter(action="checkin.in", target_id=reg.pk).count() == 1
     assert "김민준 is checked in." in desk_client.get(back).content.decode()
 

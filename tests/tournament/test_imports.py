@@ -18,7 +18,7 @@ from django.urls import reverse
 from django.utils import timezone
 
 from tests.factories import EVENT_DAY, make_event, make_festival, make_player, make_registration, make_staff
-from tournament.models import AuditEntry, PendingImport, Player, Registration
+from tournament.models import AuditEntry, PendingImport, Player, Registration, StaffRole
 from tournament.permissions import DESK, ORGANISER
 from tournament.services.audit import Actor
 from tournament.services.imports import importing, limits, pending
@@ -326,7 +326,7 @@ def test_unknown_confirm_action_changes_nothing(organiser_client, festival, even
 def test_upload_of_another_festival_or_unknown_key_is_not_found_here(client, festival, events, organiser):
     other = make_festival()
     make_event(other, slug="open")
-    other.staff.add(organiser)
+    StaffRole.objects.create(festival=other, user=organiser, role="organiser")
     client.force_login(organiser)
     url, _page = preview(client, festival, csv_bytes([row()]))
     key = url.rstrip("/").rsplit("/", 1)[-1]
@@ -710,7 +710,7 @@ def test_export_then_import_into_a_fresh_festival_round_trips_the_players(organi
     for event in events.values():
         make_event(fresh, slug=event.slug, name=event.name, start=event.starts_at,
                    hours=(event.ends_at - event.starts_at).seconds // 3600, capacity=event.capacity)
-    fresh.staff.add(organiser)
+    StaffRole.objects.create(festival=fresh, user=organiser, role="organiser")
     url, page = preview(organiser_client, fresh, exported, name=f"export.{fmt}")
     assert "1 withdrawn row was skipped" in page.content.decode()
     assert confirm(organiser_client, url).status_code == 302

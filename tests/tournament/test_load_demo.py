@@ -10,7 +10,7 @@ from django.core.management import CommandError, call_command
 from django.urls import reverse
 from django.utils import timezone
 
-from tournament.models import AuditEntry, Event, Festival, Player, Registration
+from tournament.models import AuditEntry, Event, Festival, Player, Registration, StaffRole
 from tournament.models.registration import contact_key, name_key
 from tournament.permissions import CHIEF_REFEREE, DESK, ORGANISER, REFEREE, has_role
 from tournament.services import ServiceError
@@ -46,7 +46,7 @@ def statuses(evt: Event) -> dict[str, int]:
 def snapshot() -> dict:
     return {
         "users": list(User.objects.order_by("id").values_list("username", "password", "is_superuser")),
-        "staff": sorted(Festival.staff.through.objects.values_list("festival_id", "user_id")),
+        "staff": sorted(StaffRole.objects.values_list("festival_id", "user_id", "role")),
         "festivals": list(Festival.objects.order_by("id").values()),
         "events": list(Event.objects.order_by("id").values()),
         "players": list(Player.objects.order_by("id").values()),

@@ -45,19 +45,14 @@ class Festival(models.Model):
         validators=[ListValidator(_("Use only these language codes: %(codes)s."), choices=language_codes, least=1)],
     )
     timezone = models.CharField(_("time zone"), max_length=40, choices=TIMEZONE_CHOICES, default="Asia/Seoul")
-    staff = models.ManyToManyField(
-        settings.AUTH_USER_MODEL,
-        blank=True,
-        related_name="festivals",
-        verbose_name=_("staff"),
-        help_text=_("Organisers, referees and desk volunteers working at this festival; their group gives the role."),
-    )
     created_at = models.DateTimeField(auto_now_add=True)
 
     class Meta:
         ordering = ["-starts_on", "name"]
         verbose_name = _("festival")
         verbose_name_plural = _("festivals")
+        # Granted by the superuser (or `manage.py add_organiser`): may create festivals, and organises those.
+        permissions = [("organise_festivals", _("May organise festivals"))]
 
     def __str__(self) -> str:
         return self.name

@@ -22,7 +22,7 @@ from ..forms.manage import (
     RegistrationPickForm,
     WithdrawForm,
 )
-from ..models import AuditEntry, Event, Festival, Registration
+from ..models import AuditEntry, Event, Festival, Registration, StaffRole
 from ..permissions import DESK, ORGANISER, ROLES
 from ..services import ServiceError
 from ..services import checkin as checkin_service
@@ -68,22 +68,18 @@ def _event_url(event: Event) -> str:
 def manage_home(request):
     """Where a signed-in user starts: their festivals and, per event, the pages their role opens."""
     user = request.user
-    festivals = Festival.objects.all() if user.is_superuser else Festival.objects.filter(staff=user)
-    festivals = festivals.prefetch_related(
-        Prefetch("events", queryset=Event.objects.order_by("starts_at", "name"))
-    )
-    # Festivals listed here are exactly those where the user is staff, so their groups are their roles there.
-    roles = (
-        set(ROLES)
-        if user.is_superuser
-        else set(user.groups.filter(name__in=ROLES).values_list("name", flat=True))
-    )
-    context = {
-        "festivals": list(festivals),
-        "roles": [role for role in ROLES if role in roles],
-        "is_organiser": ORGANISER in roles,
-        "is_desk": ORGANISER in roles or DESK in roles,
-    }
+    festivals = (Festival.objects.all() if user.is_superuser
+                 else Festival.objects.filter(staff_roles__user=user).distinct())
+    festivals = list(festivals.prefetch_related(
+        Prefetch("events", queryset=Event.objects.order_by("starts_at", "name")),
+        Prefetch("staff_roles", queryset=StaffRole.objects.filter(user=user), to_attr="my_roles"),
+    ))
+    for festival in festivals:
+        held = set(ROLES) if user.is_superuser else {row.role for row in festival.my_roles}
+        festival.roles = [role for role in ROLES if role in held]
+        festival.is_organiser = ORGANISER in held
+        festival.is_desk = bool(held & {ORGANISER, DESK})
+    context = {"festivals": festivals}
     return render(request, "tournament/manage/home.html", context)
 
 

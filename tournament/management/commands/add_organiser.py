@@ -1,0 +1,35 @@
+"""Give an account the right to create festivals (it then organises the festivals it creates)."""
+
+from django.contrib.auth import get_user_model
+from django.contrib.auth.models import Permission
+from django.core.management.base import BaseCommand, CommandError
+
+from tournament.permissions import ORGANISE_FESTIVALS
+
+
+class Command(BaseCommand):
+    help = "Let USERNAME create festivals; with --create, make the account first (asks for its password)."
+
+    def add_arguments(self, parser):
+        parser.add_argument("username")
+        parser.add_argument("--create", action="store_true", help="make the account if it does not exist")
+        parser.add_argument("--password", help="the new account's password (otherwise you are asked)")
+
+    def handle(self, *args, username, create, password, **options):
+        User = get_user_model()
+        user = User.objects.filter(username=username).first()
+        if user is None:
+            if not create:
+                raise CommandError(f"There is no account {username!r}; add --create to make it.")
+            if password is None:
+                import getpass
+
+                password = getpass.getpass(f"Password for {username}: ")
+            if not password:
+                raise CommandError("A password is needed.")
+            user = User.objects.create_user(username=username, password=password)
+            self.stdout.write(f"Made the account {username}.")
+        app_label, codename = ORGANISE_FESTIVALS.split(".")
+        permission = Permission.objects.get(content_type__app_label=app_label, codename=codename)
+        user.user_permissions.add(permission)
+        self.stdout.write(self.style.SUCCESS(f"{username} may now create festivals and organises those it creates."))

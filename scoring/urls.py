@@ -3,13 +3,27 @@ conduct, exports and the public API. Each view module keeps its own routes."""
 
 from django.urls import include, path
 
-from .views import board, clock, conduct, event, exports, links, public, referee, results, sheet, stage
+from .views import (
+    board,
+    clock,
+    conduct,
+    event,
+    exports,
+    links,
+    my_work,
+    public,
+    referee,
+    results,
+    sheet,
+    stage,
+)
 
 urlpatterns = [
     path("", include(event.urlpatterns)),
     path("", include(public.urlpatterns)),
     path("", include(clock.urlpatterns)),
     path("", include(referee.urlpatterns)),
+    path("manage/", include(my_work.urlpatterns)),
     path("manage/", include(board.urlpatterns)),
     path("manage/", include(sheet.urlpatterns)),
     path("manage/", include(stage.urlpatterns)),

@@ -9,7 +9,7 @@ from ..models import Event, Registration
 MAX_ID = 2**63 - 1
 
 # Words the import/export pages use right under manage/<festival>/, so no event may be called that.
-RESERVED_EVENT_SLUGS = frozenset({"import", "export"})
+RESERVED_EVENT_SLUGS = frozenset({"import", "export", "staff"})
 
 
 class CheckinOverrideForm(forms.Form):

@@ -5,9 +5,8 @@ Every page needs a signed-in user; every festival page checks the organiser role
 """
 
 from django.contrib import messages
-from django.contrib.auth.decorators import login_required
 from django.core.paginator import Paginator
-from django.db.models import Count, Prefetch, Q
+from django.db.models import Count, Q
 from django.shortcuts import redirect, render
 from django.urls import path, register_converter, reverse
 from django.utils import timezone
@@ -22,8 +21,8 @@ from ..forms.manage import (
     RegistrationPickForm,
     WithdrawForm,
 )
-from ..models import AuditEntry, Event, Festival, Registration, StaffRole
-from ..permissions import DESK, ORGANISER, ROLES
+from ..models import AuditEntry, Event, Registration
+from ..permissions import ORGANISER
 from ..services import ServiceError
 from ..services import checkin as checkin_service
 from ..services import registration as registration_service
@@ -61,26 +60,6 @@ def _event_url(event: Event) -> str:
 
 
 # --- Pages -----------------------------------------------------------------------------------------------
-
-
-@require_GET
-@login_required
-def manage_home(request):
-    """Where a signed-in user starts: their festivals and, per event, the pages their role opens."""
-    user = request.user
-    festivals = (Festival.objects.all() if user.is_superuser
-                 else Festival.objects.filter(staff_roles__user=user).distinct())
-    festivals = list(festivals.prefetch_related(
-        Prefetch("events", queryset=Event.objects.order_by("starts_at", "name")),
-        Prefetch("staff_roles", queryset=StaffRole.objects.filter(user=user), to_attr="my_roles"),
-    ))
-    for festival in festivals:
-        held = set(ROLES) if user.is_superuser else {row.role for row in festival.my_roles}
-        festival.roles = [role for role in ROLES if role in held]
-        festival.is_organiser = ORGANISER in held
-        festival.is_desk = bool(held & {ORGANISER, DESK})
-    context = {"festivals": festivals}
-    return render(request, "tournament/manage/home.html", context)
 
 
 @require_GET
@@ -255,7 +234,6 @@ class EventSlugConverter:
 register_converter(EventSlugConverter, "event_slug")
 
 urlpatterns = [
-    path("", manage_home, name="manage-home"),
     path("<slug:festival>/", manage_festival, name="manage-festival"),
     path("<slug:festival>/<event_slug:event>/", manage_event, name="manage-event"),
     path("<slug:festival>/<event_slug:event>/check-in/", set_checkin, name="manage-checkin"),

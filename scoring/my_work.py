@@ -1,0 +1,108 @@
+"""What each person working at a festival has to do now, with direct links: My work.
+
+The organiser sees each event's next step in the flow of the day (DESIGN.md), the chief referee the live
+board, a referee the tables assigned to them, the desk the desk. Everything is read in a fixed number of
+queries, whatever the number of festivals and events.
+"""
+
+from dataclasses import dataclass, field
+
+from django.db.models import Prefetch
+from django.urls import reverse
+from django.utils import timezone
+from django.utils.translation import gettext as _
+
+from tournament.models import Draw, Event, Festival, StaffRole, Stage
+from tournament.permissions import CHIEF_REFEREE, DESK, ORGANISER, REFEREE, ROLES
+
+from .models import RefereeAssignment
+
+
+@dataclass(frozen=True)
+class Link:
+    label: str
+    url: str
+
+
+@dataclass
+class EventWork:
+    event: Event
+    next_step: Link | None = None  # the organiser's
+    links: list[Link] = field(default_factory=list)
+
+
+@dataclass
+class FestivalWork:
+    festival: Festival
+    roles: list[str]
+    events: list[EventWork]
+
+    @property
+    def is_organiser(self) -> bool:
+        return ORGANISER in self.roles
+
+
+def _event_url(name: str, event: Event, **kwargs) -> str:
+    return reverse(name, kwargs={"festival": event.festival.slug, "event": event.slug, **kwargs})
+
+
+def next_step(event: Event, stages: list[Stage], now) -> Link:
+    """The organiser's next action in the flow of the day: check-in, numbers, draw, release, play, results.
+    `stages` carry `released_first_games` (their released seatings of game 1)."""
+    if not stages:
+        if event.numbers_assigned_at is None:
+            if event.checkin_is_open(now):
+                return Link(_("Close check-in"), _event_url("manage-event", event) + "#checkin-heading")
+            if now < event.checkin_opens_at and event.checkin_override == "":
+                return Link(_("Registrations"), _event_url("manage-event", event))
+            return Link(_("Assign player numbers"), _event_url("manage-event", event) + "#numbers-heading")
+        return Link(_("Make the first draw"), _event_url("manage-draws", event))
+    stage = stages[-1]
+    if not stage.released_first_games:
+        return Link(_("Release the draw of %(stage)s") % {"stage": stage.display_name},
+                    _event_url("manage-draws", event))
+    if stage.closed_at is None:
+        return Link(_("Follow %(stage)s and close it") % {"stage": stage.display_name},
+                    _event_url("board-stage", event, stage=stage.number))
+    if stage.advance in (Stage.Advance.PER_TABLE, Stage.Advance.PER_STAGE):
+        return Link(_("Make the draw of the next round"), _event_url("manage-draws", event))
+    return Link(_("Results"), _event_url("manage-results", event))
+
+
+def my_work(user) -> tuple[list[FestivalWork], list[RefereeAssignment]]:
+    """The user's festivals with their roles and each event's links, and their open table assignments."""
+    now = timezone.now()
+    festivals = Festival.objects.all() if user.is_superuser else Festival.objects.filter(staff_roles__user=user)
+    stages = Stage.objects.order_by("number").prefetch_related(
+        Prefetch("draws", queryset=Draw.objects.filter(status=Draw.Status.RELEASED, game=1).only("pk", "stage_id"),
+                 to_attr="released_first_games"))
+    festivals = list(festivals.distinct().prefetch_related(
+        Prefetch("events", queryset=Event.objects.order_by("starts_at", "name").prefetch_related(
+            Prefetch("stages", queryset=stages, to_attr="stage_list"))),
+        Prefetch("staff_roles", queryset=StaffRole.objects.filter(user=user), to_attr="my_roles"),
+    ))
+    work = []
+    for festival in festivals:
+        held = set(ROLES) if user.is_superuser else {row.role for row in festival.my_roles}
+        roles = [role for role in ROLES if role in held]
+        events = []
+        for event in festival.events.all():
+            event.festival = festival  # reverse() needs it; it is already here
+            item = EventWork(event=event)
+            if ORGANISER in held:
+                item.next_step = next_step(event, event.stage_list, now)
+                item.links.append(Link(_("Organiser's page"), _event_url("manage-event", event)))
+            if held & {ORGANISER, CHIEF_REFEREE}:
+                item.links.append(Link(_("Live board"), _event_url("board", event)))
+            if held & {ORGANISER, DESK}:
+                item.links.append(Link(_("Check-in desk"), _event_url("desk", event)))
+            events.append(item)
+        work.append(FestivalWork(festival=festival, roles=roles, events=events))
+    assignments = []
+    if not user.is_superuser:
+        referee_at = [w.festival.pk for w in work if REFEREE in w.roles]
+        assignments = list(
+            RefereeAssignment.objects.filter(referee=user, stage__closed_at__isnull=True,
+                                             stage__event__festival__in=referee_at)
+            .select_related("stage__event__festival").order_by("stage__event__starts_at", "table_number"))
+    return work, assignments

@@ -1,0 +1,89 @@
+"""My work: each role's direct links (scoring/my_work.py), and the organiser's next step in the day."""
+
+import datetime as dt
+
+import pytest
+from django.urls import reverse
+from django.utils import timezone
+
+from scoring.models import RefereeAssignment
+from scoring.my_work import next_step
+from tests.factories import make_event, make_staff, open_event, released_stage
+from tournament.models import Event, StaffRole, Stage
+
+HOME = "/manage/"
+
+
+def page(client, user) -> str:
+    client.force_login(user)
+    response = client.get(HOME)
+    assert response.status_code == 200
+    return response.content.decode()
+
+
+def event_url(name, event, **kwargs):
+    return reverse(name, kwargs={"festival": event.festival.slug, "event": event.slug, **kwargs})
+
+
+def test_a_referee_sees_the_tables_assigned_to_them_and_nothing_of_a_closed_stage(client, stage):
+    referee = make_staff(stage.event.festival, "referee")
+    RefereeAssignment.objects.create(stage=stage, table_number=2, referee=referee)
+    text = page(client, referee)
+    table = reverse("referee-table", kwargs={"stage_id": stage.pk, "table": 2})
+    assert table in text and "Table 2 · Round 1" in text
+    assert event_url("board", stage.event) not in text and event_url("manage-event", stage.event) not in text
+    Stage.objects.filter(pk=stage.pk).update(closed_at=timezone.now())
+    assert table not in page(client, referee)
+
+
+def test_the_chief_referee_gets_the_live_board_and_the_desk_the_desk(client, stage):
+    chief, desk = make_staff(stage.event.festival, "chief referee"), make_staff(stage.event.festival, "desk")
+    chief_text = page(client, chief)
+    assert event_url("board", stage.event) in chief_text and event_url("desk", stage.event) not in chief_text
+    desk_text = page(client, desk)
+    assert event_url("desk", stage.event) in desk_text and event_url("board", stage.event) not in desk_text
+
+
+def test_the_organiser_follows_the_day_step_by_step(db):
+    now = timezone.now()
+    later = open_event()
+    assert next_step(later, [], now).label == "Registrations"
+    checking_in = make_event(checkin_opens_at=now - dt.timedelta(minutes=5), checkin_closes_at=now + dt.timedelta(hours=1))
+    assert next_step(checking_in, [], now).label == "Close check-in"
+    closed = make_event(checkin_override=Event.CheckinOverride.CLOSED)
+    assert next_step(closed, [], now).label == "Assign player numbers"
+
+    stage = released_stage(8)
+    event = stage.event
+    Event.objects.filter(pk=event.pk).update(numbers_assigned_at=now)
+
+    def step():
+        stages = list(event.stages.order_by("number"))
+        for s in stages:
+            s.released_first_games = list(s.draws.filter(status="released", game=1))
+        return next_step(event, stages, now)
+
+    assert step().label == "Follow Round 1 and close it"
+    assert step().url == event_url("board-stage", event, stage=1)
+    Stage.objects.filter(pk=stage.pk).update(closed_at=now)
+    assert step().label == "Make the draw of the next round"
+    final = Stage.objects.create(event=event, number=2, name="Final", games=1, advance=Stage.Advance.FINAL)
+    assert step().label == "Release the draw of Final"
+    Stage.objects.filter(pk=final.pk).update(closed_at=now)
+    final.draws.create(game=1, status="released", seed=1, algorithm_version="test")
+    assert step().label == "Results" and step().url == event_url("manage-results", event)
+
+
+@pytest.mark.parametrize("events", [1, 12])
+def test_my_work_costs_the_same_queries_for_one_event_or_many(client, db, events, django_assert_max_num_queries):
+    festival = released_stage(8).event.festival
+    person = make_staff(festival, "organiser")
+    StaffRole.objects.create(festival=festival, user=person, role="referee")
+    for _ in range(events - 1):
+        stage = released_stage(8)
+        Event.objects.filter(pk=stage.event.pk).update(festival=festival)
+        RefereeAssignment.objects.create(stage=stage, table_number=1, referee=person)
+    client.force_login(person)
+    with django_assert_max_num_queries(10):
+        response = client.get(HOME)
+    assert response.status_code == 200 and response.content.decode().count("Follow Round 1 and close it") == events

@@ -103,7 +103,7 @@ def build_world() -> SimpleNamespace:
     started = now - dt.timedelta(minutes=20)  # a round under way: the clocks count down
     stage = released_stage(16, festival=festival, name="Busan open", start=started)
     live = stage.event
-    links = {link.table_number: link for link in ensure_links(stage=stage, actor=organiser_actor)}
+    links = {link.table_number: link for link in ensure_links(event=stage.event, actor=organiser_actor)}
     assign_referee(stage=stage, table_number=3, user=referee, actor=organiser_actor)
     submitted = _submit(stage, 1, 1, [0, 10, 20, 30])
     confirmed = _submit(stage, 1, 2, [0, 5, 15, 25])
@@ -116,7 +116,7 @@ def build_world() -> SimpleNamespace:
 
     # A Rummikub Word round of 8: table 1 confirmed (to correct), table 2 to enter.
     word_stage = released_stage(8, festival=festival, name="Rummikub Word", game=Event.Game.WORD, start=started)
-    word_link = ensure_links(stage=word_stage, actor=organiser_actor)[1]
+    word_link = ensure_links(event=word_stage.event, actor=organiser_actor)[1]
     word_sheet = submit_sheet(stage=word_stage, game=1, table_number=1, entry=plausible_word_sheet(random.Random(7), 4),
                               accept_warnings=True, idempotency_key=key(), actor=Actor(label="table 1 link"),
                               via="table 1 link")

@@ -171,7 +171,7 @@ def build_world() -> World:
     finished = simulate("hk", 8, seed=3, festival=festival, name="Finished")
 
     other = make_released_stage(8, festival=other_festival, name="Other").event
-    ensure_links(event=other.stages.get().event, actor=SYSTEM)
+    ensure_links(event=other, actor=SYSTEM)
     sheets["other"] = _sheet(other.stages.get(), 1, [0, 1, 2, 3])
     make_player(other_festival)
 

@@ -36,19 +36,22 @@ class TableAccess:
 
     def _route(self, name: str, **kwargs) -> str:
         if self.link is not None:
-            # A game page names its stage: a form opened in one round is never sent into the next.
-            stage = {"stage": self.stage.number} if kwargs else {}
-            return reverse(f"referee-link-{name}", kwargs={"token": self.link.token, **stage, **kwargs})
+            return reverse(f"referee-link-{name}", kwargs={"token": self.link.token, **kwargs})
         return reverse(f"referee-{name}", kwargs={"stage_id": self.stage.pk, "table": self.table_number, **kwargs})
 
     def table_url(self) -> str:
         return self._route("table")
 
+    def _game_route(self, name: str, game: int) -> str:
+        # Through a link, a game page names its stage: a form opened in one round is never sent into the next.
+        stage = {"stage": self.stage.number} if self.link is not None else {}
+        return self._route(name, game=game, **stage)
+
     def game_url(self, game: int) -> str:
-        return self._route("game", game=game)
+        return self._game_route("game", game)
 
     def preview_url(self, game: int) -> str:
-        return self._route("preview", game=game)
+        return self._game_route("preview", game)
 
     @property
     def draft_scope(self) -> str:

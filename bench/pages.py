@@ -178,7 +178,7 @@ def mid_round(players: int, seed: int):
         stage = draws.start_event(event=event, actor=organiser)
         draws.release_draw(draw=draws.draft_draw(stage=stage, actor=organiser, seed=rng.randrange(2**31)),
                            actor=organiser)
-        links = ensure_links(stage=stage, actor=organiser)
+        links = ensure_links(event=stage.event, actor=organiser)
         ruleset = ruleset_of(event)
         for game in (1, 2):
             tables = seating.player_ids(seating.game_draw(stage, game))
@@ -239,7 +239,7 @@ def pages(players: int, seed: int) -> list[tuple[str, str, str | None]]:
                                                              "number": number}), None),
         ("personal page (QR link)", registration.player.get_absolute_url(), None),
         ("referee: table link", reverse("referee-link-table", kwargs={"token": token}), None),
-        ("referee: game entry", reverse("referee-link-game", kwargs={"token": token, "game": 2}), None),
+        ("referee: game entry", reverse("referee-link-game", kwargs={"token": token, "stage": 1, "game": 2}), None),
     ]
 
 

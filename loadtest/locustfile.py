@@ -179,7 +179,7 @@ class Referee(FastHttpUser):
             return  # all games sent: the referee's phone is idle
         self.client.get(self.table_url, name="referee: table page")
         gevent.sleep(random.uniform(1, 3))
-        game_url = f"{self.table_url}game/{self.game}/"
+        game_url = f"{self.table_url}stage-1/game/{self.game}/"  # the load test plays round 1
         with self.client.get(game_url, name="referee: game page", catch_response=True) as response:
             if not expect(response, 200):
                 return

@@ -53,7 +53,7 @@ def build(players: int, seed: int) -> dict:
         stage = draws.start_event(event=event, actor=organiser)
         draft = draws.draft_draw(stage=stage, actor=organiser, seed=rng.randrange(2**31))
         draws.release_draw(draw=draft, actor=organiser)
-        links = ensure_links(stage=stage, actor=organiser)
+        links = ensure_links(event=stage.event, actor=organiser)
 
         password = secrets.token_urlsafe(24)
         chief = User.objects.filter(username=CHIEF).first() or User(username=CHIEF)

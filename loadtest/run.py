@@ -91,7 +91,7 @@ def warm_up(host: str, plan: dict) -> None:
         for path in ("standings/", "standings/live/", f"player/{plan['players'][0]}/", f"player/{plan['players'][0]}/live/"):
             urllib.request.urlopen(base + path, timeout=30).read()
         urllib.request.urlopen(f"{host}/t/{token}/", timeout=30).read()
-        urllib.request.urlopen(f"{host}/t/{token}/game/1/", timeout=30).read()
+        urllib.request.urlopen(f"{host}/t/{token}/stage-1/game/1/", timeout=30).read()
 
 
 def stop(process: subprocess.Popen | None, seconds: float = 20) -> None:
@@ -133,7 +133,7 @@ ACCESS_LINE = re.compile(r'"(\w+) (\S+) HTTP/[\d.]+" (\d{3}) \S+ (\d+)ms$')
 KINDS = (  # what each address is, for the server-side view
     ("standings live", r"/standings/(\d+/)?live/$"), ("standings page", r"/standings/(\d+/)?$"),
     ("player live", r"/player/\d+/live/$"), ("player page", r"/player/\d+/$"),
-    ("referee live check", r"^/t/[^/]+/game/\d+/preview/$"), ("referee game", r"^/t/[^/]+/game/\d+/$"),
+    ("referee live check", r"^/t/[^/]+/stage-\d+/game/\d+/preview/$"), ("referee game", r"^/t/[^/]+/stage-\d+/game/\d+/$"),
     ("referee table page", r"^/t/[^/]+/$"), ("board quick confirm", r"/quick-confirm/$"), ("board", r"/board/"),
     ("login", r"^/accounts/login/"),
 )

@@ -291,7 +291,7 @@ class Scenario:
                  f"{self.other(server).name} ({board.status})")
 
     def submit(self, server: Server, table: dict, game: int) -> None:
-        game_url = f"/t/{table['token']}/game/{game}/"
+        game_url = f"/t/{table['token']}/stage-1/game/{game}/"  # round 1
         page = self.referee.request(server, game_url)
         self.expect(page.status == 200, f"entry page {game_url} on {server.name}: {page.status}")
         forms = PageForms(page.text).matching(re.escape(game_url) + "$")

@@ -39,10 +39,10 @@ class ScoreSheetAdmin(ReadOnlyMixin, admin.ModelAdmin):
 
 @admin.register(TableLink)
 class TableLinkAdmin(ReadOnlyMixin, admin.ModelAdmin):
-    list_display = ["stage", "table_number", "created_at", "revoked_at"]
-    list_filter = ["stage__event"]
-    list_select_related = ["stage__event"]
-    fields = ["stage", "table_number", "created_at", "revoked_at"]
+    list_display = ["event", "table_number", "created_at", "revoked_at"]
+    list_filter = ["event"]
+    list_select_related = ["event"]
+    fields = ["event", "table_number", "created_at", "revoked_at"]
     readonly_fields = fields
 
 

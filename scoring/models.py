@@ -12,7 +12,7 @@ from django.db import models
 from django.db.models import Q
 from django.utils.translation import gettext_lazy as _
 
-from tournament.models import Draw, Registration, Stage
+from tournament.models import Draw, Event, Registration, Stage
 
 
 def new_link_token() -> str:
@@ -20,24 +20,26 @@ def new_link_token() -> str:
 
 
 class TableLink(models.Model):
-    """The private link printed on a table card: enter that table's sheets for the stage, no account."""
+    """The private link printed on a table card: it opens the table of its number in the event's current
+    stage (one card for the whole event), to enter that table's sheets without an account."""
 
-    stage = models.ForeignKey(Stage, on_delete=models.PROTECT, related_name="table_links")
+    event = models.ForeignKey(Event, on_delete=models.PROTECT, related_name="table_links")
     table_number = models.PositiveSmallIntegerField(_("table"))
     token = models.CharField(max_length=64, unique=True, default=new_link_token, editable=False)
     created_at = models.DateTimeField(auto_now_add=True)
     revoked_at = models.DateTimeField(_("revoked at"), null=True, blank=True)
 
     class Meta:
-        ordering = ["stage", "table_number"]
+        ordering = ["event", "table_number"]
         constraints = [
             models.UniqueConstraint(
-                fields=["stage", "table_number"], condition=Q(revoked_at__isnull=True), name="one_live_link_per_table"
+                fields=["event", "table_number"], condition=Q(revoked_at__isnull=True),
+                name="one_live_link_per_event_table",
             )
         ]
 
     def __str__(self) -> str:
-        return f"{self.stage} – table {self.table_number}"
+        return f"{self.event} – table {self.table_number}"
 
     @property
     def label(self) -> str:

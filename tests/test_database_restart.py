@@ -52,7 +52,7 @@ def served(on_postgres, transactional_db, tmp_path):
     """(server, table link, stage, admin connection): a released round of one table, served with persistent
     connections (ten minutes)."""
     stage = released_stage(4)
-    link = ensure_links(stage=stage, actor=Actor(label="organiser"))[0]
+    link = ensure_links(event=stage.event, actor=Actor(label="organiser"))[0]
     url = served_database_url(tmp_path) + "?" + urllib.parse.urlencode({"application_name": APP})
     with admin() as db, production_server(database_url=url, out=tmp_path, env={"DB_CONN_MAX_AGE": "600", "DJANGO_PLAIN_HTTP": "true"}) as server:
         yield server, link, stage, db

@@ -62,7 +62,7 @@ def live_round():
     """A released Busan round of 8 (two tables) with private links; table 1 has a sheet waiting for the chief
     referee, table 2 a confirmed one."""
     stage = released_stage(8)
-    links = ensure_links(stage=stage, actor=Actor(label="organiser"))
+    links = ensure_links(event=stage.event, actor=Actor(label="organiser"))
     chief = make_staff(stage.event.festival, "chief referee")
     for table, confirm in ((1, False), (2, True)):
         sheet = submit_sheet(stage=stage, game=1, table_number=table, entry=entry_for(stage, 1, table, [0, 5, 10, 15]),
@@ -228,7 +228,7 @@ def event_day(live_round):
     stage, links = live_round
     festival = stage.event.festival
     word_stage = released_stage(4, festival=festival, game=Event.Game.WORD)
-    word_links = ensure_links(stage=word_stage, actor=Actor(label="organiser"))
+    word_links = ensure_links(event=word_stage.event, actor=Actor(label="organiser"))
     simulate("busan", 9, 3, festival=festival)
     simulate("hk", 8, 3, festival=festival)
     simulate_word(8, 3, festival=festival)

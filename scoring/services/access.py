@@ -1,9 +1,11 @@
 """Who may enter a table's score sheets: the table's private link, or a signed-in referee.
 
 Both resolve to a `TableAccess` — the stage, the table number, who acts (for the audit log and
-`submitted_via`) and how the pages of that table are addressed. Everything that could be used to
-probe the links answers the same way (None → the normal 404 page): an unknown, revoked or malformed
-token and a token of a closed stage look alike, so links are neither guessable nor enumerable.
+`submitted_via`) and how the pages of that table are addressed. A link opens the table of its number in the
+event's current stage (`seating.current_stage`); when it cannot, `table_by_link` says why with a
+`LinkRefusal`. Everything that could be used to probe the links answers the same way: an unknown and a
+malformed token look alike (UNKNOWN), so links are neither guessable nor enumerable. A revoked link may say
+so, and a live link may say that its table has no game now: whoever holds it had it legitimately.
 """
 
 import re
@@ -13,6 +15,7 @@ from django.urls import reverse
 
 from tournament.models import Stage
 from tournament.permissions import CHIEF_REFEREE, REFEREE, has_role
+from tournament.services import seating
 from tournament.services.audit import Actor
 
 from ..models import RefereeAssignment, TableLink
@@ -39,11 +42,16 @@ class TableAccess:
     def table_url(self) -> str:
         return self._route("table")
 
+    def _game_route(self, name: str, game: int) -> str:
+        # Through a link, a game page names its stage: a form opened in one round is never sent into the next.
+        stage = {"stage": self.stage.number} if self.link is not None else {}
+        return self._route(name, game=game, **stage)
+
     def game_url(self, game: int) -> str:
-        return self._route("game", game=game)
+        return self._game_route("game", game)
 
     def preview_url(self, game: int) -> str:
-        return self._route("preview", game=game)
+        return self._game_route("preview", game)
 
     @property
     def draft_scope(self) -> str:
@@ -51,21 +59,43 @@ class TableAccess:
         return f"s{self.stage.pk}t{self.table_number}"
 
 
-def table_by_link(token: str, user=None) -> TableAccess | None:
-    """The table a private link opens, or None for every kind of bad link (same answer for all)."""
+@dataclass(frozen=True)
+class LinkRefusal:
+    """Why a link opens no table now: UNKNOWN (also malformed: 404), REVOKED (410), or a live link whose
+    table has no game now: NO_TABLE (the current stage has fewer tables), NO_GAME (no stage in play),
+    FINISHED (every stage is closed)."""
+
+    UNKNOWN, REVOKED, NO_TABLE, NO_GAME, FINISHED = "unknown", "revoked", "no_table", "no_game", "finished"
+
+    reason: str
+    link: TableLink | None = None
+    stage: Stage | None = None
+    tables: int = 0
+
+    @property
+    def status(self) -> int:
+        return {self.UNKNOWN: 404, self.REVOKED: 410}.get(self.reason, 200)
+
+
+def table_by_link(token: str, user=None) -> TableAccess | LinkRefusal:
+    """The table a private link opens now, or why it opens none."""
     if not TOKEN_SHAPE.fullmatch(token or ""):
-        return None
-    link = (
-        TableLink.objects.select_related("stage__event__festival")
-        .filter(token=token, revoked_at__isnull=True, stage__closed_at__isnull=True)
-        .first()
-    )
+        return LinkRefusal(LinkRefusal.UNKNOWN)
+    link = TableLink.objects.select_related("event__festival").filter(token=token).first()
     if link is None:
-        return None
+        return LinkRefusal(LinkRefusal.UNKNOWN)
+    if link.revoked_at is not None:
+        return LinkRefusal(LinkRefusal.REVOKED, link=link)
+    stage = seating.current_stage(link.event, table=link.table_number)
+    if stage is None:
+        finished = link.event.stages.exists() and not link.event.stages.filter(closed_at__isnull=True).exists()
+        return LinkRefusal(LinkRefusal.FINISHED if finished else LinkRefusal.NO_GAME, link=link)
+    if not stage.has_table:
+        return LinkRefusal(LinkRefusal.NO_TABLE, link=link, stage=stage, tables=stage.table_count)
     signed_in = user if user is not None and user.is_authenticated else None
     # A signed-in person using a link is still that person (they cannot then confirm their own sheet);
     # the label names the link either way.
-    return TableAccess(stage=link.stage, table_number=link.table_number,
+    return TableAccess(stage=stage, table_number=link.table_number,
                        actor=Actor(user=signed_in, label=link.label), via=link.label, link=link)
 
 

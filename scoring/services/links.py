@@ -1,8 +1,10 @@
 """Private table links and referee assignments: who may enter a table's sheets.
 
-A table link is the long random token printed on the table card and the paper score sheet; it opens that
-table for the whole stage (Hong Kong keeps its table numbers from game to game, R8.2) and stops working when
-it is revoked or the stage is closed. Referees with an account open the tables they are assigned to.
+A table link is the long random token printed on the table card and the paper score sheet. It belongs to the
+event and a table number, not to a stage: it opens the table of that number in the event's current stage
+(`seating.current_stage`), so the card printed before round 1 still opens the table in the final (Hong Kong
+keeps its table numbers from game to game, R8.2). It stops working only when it is revoked and replaced.
+Referees with an account open the tables they are assigned to, stage by stage.
 Tokens never go into the audit log: the log names the table, not the secret.
 """
 
@@ -11,61 +13,59 @@ from django.db import transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
-from tournament.models import Stage
+from tournament.models import Event, Stage
 from tournament.permissions import REFEREE, has_role
 from tournament.services.audit import Actor, record
 from tournament.services.errors import ServiceError
 from tournament.services.locking import lock_event
-from tournament.services.seating import game_draw, table_numbers
+from tournament.services.seating import event_table_numbers, stage_table_numbers
 
 from ..models import RefereeAssignment, TableLink
 
 
-def stage_table_numbers(stage: Stage) -> list[int]:
-    """The tables of the stage: those of its released seating for game 1."""
-    return table_numbers(game_draw(stage, 1))
-
-
-def live_links(stage: Stage) -> dict[int, TableLink]:
-    return {link.table_number: link for link in TableLink.objects.filter(stage=stage, revoked_at__isnull=True)}
+def live_links(event: Event) -> dict[int, TableLink]:
+    """The event's live link of each table number, in one query."""
+    return {link.table_number: link for link in TableLink.objects.filter(event=event, revoked_at__isnull=True)}
 
 
 def _open_stage(stage: Stage) -> Stage:
     lock_event(stage.event_id)
     stage = Stage.objects.select_related("event__festival").get(pk=stage.pk)
     if stage.closed_at:
-        raise ServiceError(_("This stage is closed; its table links no longer work."), code="closed")
+        raise ServiceError(_("This stage is closed; its referees can no longer be changed."), code="closed")
     return stage
 
 
-def ensure_links(*, stage: Stage, actor: Actor) -> list[TableLink]:
-    """One live link per table of the stage; tables that already have one keep it (safe to repeat)."""
+def ensure_links(*, event: Event, actor: Actor) -> list[TableLink]:
+    """One live link per table number the event's released seatings use; tables that have one keep it. Safe to
+    repeat: once a stage with more tables is released, making the links again adds only the missing ones."""
     with transaction.atomic():
-        stage = _open_stage(stage)
-        tables = stage_table_numbers(stage)
+        event = lock_event(event)
+        tables = event_table_numbers(event)
         if not tables:
-            raise ServiceError(_("The stage's seating is not released yet, so it has no tables."),
+            raise ServiceError(_("No seating of this event is released yet, so it has no tables."),
                                code="not_released")
-        existing = live_links(stage)
+        existing = live_links(event)
         missing = [number for number in tables if number not in existing]
         if missing:
-            TableLink.objects.bulk_create([TableLink(stage=stage, table_number=number) for number in missing])
-            record(actor=actor, action="link.created", target=stage, event=stage.event, after={"tables": missing})
-    return [link for number, link in sorted(live_links(stage).items()) if number in tables]
+            TableLink.objects.bulk_create([TableLink(event=event, table_number=number) for number in missing])
+            record(actor=actor, action="link.created", target=event, event=event, after={"tables": missing})
+    return [link for number, link in sorted(live_links(event).items()) if number in tables]
 
 
 def revoke_link(*, link: TableLink, actor: Actor, now=None) -> TableLink:
-    """Stop a link (a lost or photographed card) and make its replacement: the organiser reprints the card."""
+    """Stop a link (a lost or photographed card) and make its replacement: the organiser reprints the card.
+    The old card then says it was replaced (scoring/views/referee.py), so its holder asks for the new one."""
     now = now or timezone.now()
     with transaction.atomic():
-        _open_stage(link.stage)
-        link = TableLink.objects.select_related("stage__event").get(pk=link.pk)
+        event = lock_event(link.event_id)
+        link = TableLink.objects.get(pk=link.pk)
         if link.revoked_at is not None:
             raise ServiceError(_("This link has already been revoked."), code="revoked")
         link.revoked_at = now
         link.save(update_fields=["revoked_at"])
-        new = TableLink.objects.create(stage=link.stage, table_number=link.table_number)
-        record(actor=actor, action="link.revoked", target=link, event=link.stage.event,
+        new = TableLink.objects.create(event=event, table_number=link.table_number)
+        record(actor=actor, action="link.revoked", target=link, event=event,
                before={"link": link.pk}, after={"link": new.pk, "table": link.table_number})
     return new
 

@@ -1,7 +1,8 @@
-"""The organiser's table links, QR codes, referee assignments and printable paper score sheets of a stage.
+"""The organiser's table links, QR codes, referee cards, referee assignments and paper score sheets.
 
-A table link is the private address printed on the table card: a referee enters that table's sheets with it,
-without an account (scoring/views/referee.py)."""
+A table link is the private address printed on the referee's table card: a referee enters that table's sheets
+with it, without an account (scoring/views/referee.py). Links belong to the event (one card per table for the
+whole event); the pages are reached from a stage, whose seating, referees and paper sheets they show."""
 
 from functools import lru_cache
 
@@ -61,17 +62,17 @@ def links_page(request, event, stage):
     draws = seating.released_draws(stage)
     # Hong Kong seats every game anew (R8.2): the referee at a table needs to see who sits there now.
     tables = _seating_by_table(draws[max(draws)] if draws else None)
-    live = link_services.live_links(stage)
+    live = link_services.live_links(event)
     assigned = _assignments(stage)
     rows = []
     for number, seats in sorted(tables.items()):
         link = live.get(number)
-        url = entry_url(request, link.token) if link and not stage.closed_at else ""
+        url = entry_url(request, link.token) if link else ""
         rows.append({"number": number, "seats": seats, "link": link, "url": url, "qr": _qr(url) if url else "",
                      "referees": assigned.get(number, [])})
     return render(request, "scoring/board/links.html", {
         "festival": event.festival, "event": event, "stage": stage, "rows": rows,
-        "missing": sum(1 for row in rows if row["link"] is None), "referees": _referees(event.festival),
+        "missing": len(set(seating.event_table_numbers(event)) - set(live)), "referees": _referees(event.festival),
     })
 
 
@@ -89,8 +90,8 @@ def _invalid(request, event, stage, form):
 @organiser_view
 def make_links(request, event, stage):
     return _link_action(request, event, stage,
-                        lambda s: link_services.ensure_links(stage=s, actor=Actor.of(request)),
-                        _("Every table has its private link. Print the score sheets or table cards."))
+                        lambda s: link_services.ensure_links(event=s.event, actor=Actor.of(request)),
+                        _("Every table has its private link for the whole event. Print the referee cards."))
 
 
 @require_POST
@@ -99,7 +100,7 @@ def revoke(request, event, stage):
     form = LinkForm(request.POST)
     if not form.is_valid():
         return _invalid(request, event, stage, form)
-    link = get_object_or_404(TableLink, pk=form.cleaned_data["link"], stage__event=event, stage__number=stage)
+    link = get_object_or_404(TableLink, pk=form.cleaned_data["link"], event=event)
     return _link_action(request, event, stage,
                         lambda s: link_services.revoke_link(link=link, actor=Actor.of(request)),
                         _("The old link of table %(table)s no longer works; print the new one.")
@@ -135,14 +136,14 @@ def unassign(request, event, stage):
 @never_cache
 @organiser_view
 def print_sheets(request, event, stage):
-    """A4 paper score sheets, one per table: the Hong Kong layout of seed 003 with the table's entry QR."""
+    """Paper score sheets, one page per table: the Hong Kong layout of seed 003 with the table's entry QR."""
     stage = get_stage(event, stage)
     form = TableForm(request.GET)
     only = form.cleaned_data["table"] if form.is_valid() else None
     draws = seating.released_draws(stage)
     by_game = {game: _seating_by_table(draw) for game, draw in _unique(draws).items()}
     first = by_game.get(1, {})
-    live = link_services.live_links(stage)
+    live = link_services.live_links(event)
     assigned = _assignments(stage)
     hong_kong = event.format == Event.Format.HONG_KONG
     positions = range(1, 1 + max((len(seats) for seats in first.values()), default=4))
@@ -151,17 +152,39 @@ def print_sheets(request, event, stage):
         if only and number != only:
             continue
         link = live.get(number)
+        # A closed stage's sheet is kept for the record: its QR would open another round's table.
         url = entry_url(request, link.token) if link and not stage.closed_at else ""
         rows = []
         for game in range(1, stage.games + 1):
             seated = by_game.get(game if hong_kong else 1, {}).get(number, []) if game in draws else []
-            names = {seat.position: seat.registration.player.name for seat in seated}
-            rows.append({"game": game, "names": [names.get(p, "") for p in positions] if hong_kong else None})
+            by_position = {seat.position: seat for seat in seated}
+            rows.append({"game": game,
+                         "seats": [by_position.get(p) for p in positions] if hong_kong else None})
         sheets.append({"number": number, "seats": seats, "rows": rows, "qr": _qr(url, 3) if url else "",
                        "referees": assigned.get(number, [])})
     return render(request, "scoring/board/print.html", {
         "festival": event.festival, "event": event, "stage": stage, "sheets": sheets, "hong_kong": hong_kong,
         "positions": list(positions),
+    })
+
+
+@require_safe
+@never_cache
+@organiser_view
+def referee_cards(request, event):
+    """The referees' table cards of the whole event, one per page: the table number and its private QR code.
+    Printed once; each card opens its table in whichever round is being played."""
+    form = TableForm(request.GET)
+    only = form.cleaned_data["table"] if form.is_valid() else None
+    cards = []
+    for number, link in sorted(link_services.live_links(event).items()):
+        if only and number != only:
+            continue
+        url = entry_url(request, link.token)
+        cards.append({"number": number, "qr": _qr(url, 6)})
+    return render(request, "scoring/board/cards.html", {
+        "festival": event.festival, "event": event, "stage": seating.current_stage(event), "cards": cards,
+        "missing": len(set(seating.event_table_numbers(event)) - {card["number"] for card in cards}),
     })
 
 
@@ -182,4 +205,5 @@ urlpatterns = [
     path(PREFIX + "links/<int:stage>/assign/", assign, name="board-links-assign"),
     path(PREFIX + "links/<int:stage>/unassign/", unassign, name="board-links-unassign"),
     path(PREFIX + "links/<int:stage>/print/", print_sheets, name="board-print"),
+    path(PREFIX + "links/cards/", referee_cards, name="board-link-cards"),
 ]

@@ -1,7 +1,7 @@
 """The referee's entry on the phone: a table's games, and one game's score sheet, for every game.
 
-Two ways in reach the same pages: the table's private link (`t/<token>/`, no account) and a signed-in
-referee's address (`referee/<stage>/<table>/`). Every page works as plain GET/POST forms; htmx adds the
+Two ways in reach the same pages: the table's private link (`t/<token>/`, no account: the table of that
+number in the event's current stage) and a signed-in referee's address (`referee/<stage>/<table>/`). Every page works as plain GET/POST forms; htmx adds the
 live check (`…/preview/`), which answers with exactly the judgement the submit will apply. What differs
 between Rummikub and Rummikub Word (the form, the check, the rows) comes from `scoring.games.game_of`.
 """
@@ -27,7 +27,7 @@ from tournament.views.errors import page_not_found, permission_denied
 from ..forms.common import new_key
 from ..games import game_of
 from ..models import ScoreSheet, SheetSeat
-from ..services.access import TableAccess, table_by_link, table_for_user, table_stage
+from ..services.access import LinkRefusal, TableAccess, table_by_link, table_for_user, table_stage
 from ..services.sheets import SheetExists, SheetRefused, submit_sheet
 
 DRAFT_PREFIX = "rk-sheet"
@@ -43,12 +43,27 @@ def _refuse(request, response):
 
 def by_link(view):
     @wraps(view)
-    def wrapper(request, token, **kwargs):
+    def wrapper(request, token, stage=None, **kwargs):
         access = table_by_link(token, request.user)
-        if access is None:
-            return _refuse(request, page_not_found(request))
+        if isinstance(access, LinkRefusal):
+            return _refuse(request, link_refused(request, access))
+        if stage is not None and stage != access.stage.number:
+            # A page of an earlier round (a form left open, a draft sent late): nothing is saved there, and the
+            # card now opens the current round.
+            messages.warning(request, _("That round is over. This card now opens table %(table)s of %(stage)s.")
+                             % {"table": access.table_number, "stage": access.stage.display_name})
+            if request.htmx:
+                return HttpResponseClientRedirect(access.table_url())
+            return redirect(access.table_url())
         return _enter(request, view, access, kwargs)
     return wrapper
+
+
+def link_refused(request, refusal: LinkRefusal):
+    """Why a table card opens no table, in the layout and the reader's language. Every unknown or malformed
+    token gets the same page (404): it tells nothing about which tokens exist."""
+    return render(request, "scoring/referee/link_refused.html", {"refusal": refusal},
+                  status=refusal.status)
 
 
 def by_account(view):
@@ -264,8 +279,8 @@ def _account(view):
 # Pages with a table's secret in the address or a sheet in progress are never cached.
 urlpatterns = [
     path("t/<str:token>/", _link(table_page), name="referee-link-table"),
-    path("t/<str:token>/game/<int:game>/", _link(game_page), name="referee-link-game"),
-    path("t/<str:token>/game/<int:game>/preview/", _link(preview), name="referee-link-preview"),
+    path("t/<str:token>/stage-<int:stage>/game/<int:game>/", _link(game_page), name="referee-link-game"),
+    path("t/<str:token>/stage-<int:stage>/game/<int:game>/preview/", _link(preview), name="referee-link-preview"),
     path("referee/<int:stage_id>/<int:table>/", _account(table_page), name="referee-table"),
     path("referee/<int:stage_id>/<int:table>/game/<int:game>/", _account(game_page), name="referee-game"),
     path("referee/<int:stage_id>/<int:table>/game/<int:game>/preview/", _account(preview),

@@ -226,11 +226,17 @@ def draw_and_release(organiser, draws_url: str, seed: int, tables: int) -> None:
     expect(organiser.locator("form[action$='/release/']")).to_have_count(0)
 
 
-def make_links(organiser, tables: int) -> dict[int, str]:
-    """From the released draw to the referee links page; make the tables' private links, read them."""
+def make_links(organiser, tables: int, *, made: dict[int, str] | None = None) -> dict[int, str]:
+    """From the released draw to the referee links page; read the tables' private links. The first time the
+    organiser makes them; later rounds find the very same links (one card per table for the whole event)."""
     organiser.locator("a[href*='/board/links/']").click()
-    organiser.locator("form[action$='/make/'] button").click()
+    if made is None:
+        organiser.locator("form[action$='/make/'] button").click()
+    else:
+        expect(organiser.locator("form[action$='/make/']")).to_have_count(0)
     links = organiser.locator("section[data-table] a[data-entry-link]")
     expect(links).to_have_count(tables)
-    return {int(section.get_attribute("data-table")): section.locator("a[data-entry-link]").get_attribute("href")
-            for section in organiser.locator("section[data-table]").all()}
+    found = {int(section.get_attribute("data-table")): section.locator("a[data-entry-link]").get_attribute("href")
+             for section in organiser.locator("section[data-table]").all()}
+    assert made is None or all(found[table] == made[table] for table in found), "a table's card changed"
+    return found

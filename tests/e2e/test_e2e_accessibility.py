@@ -33,7 +33,7 @@ from django.utils.translation import gettext
 from playwright.sync_api import TimeoutError as PlaywrightTimeout
 from playwright.sync_api import expect
 
-from scoring.models import ScoreSheet
+from scoring.models import ScoreSheet, TableLink
 from scoring.services import conduct as conduct_services
 from scoring.services.links import assign_referee, ensure_links
 from scoring.services.sheets import confirm_sheet, submit_sheet
@@ -103,8 +103,11 @@ def build_world() -> SimpleNamespace:
     started = now - dt.timedelta(minutes=20)  # a round under way: the clocks count down
     stage = released_stage(16, festival=festival, name="Busan open", start=started)
     live = stage.event
-    links = {link.table_number: link for link in ensure_links(stage=stage, actor=organiser_actor)}
+    links = {link.table_number: link for link in ensure_links(event=stage.event, actor=organiser_actor)}
     assign_referee(stage=stage, table_number=3, user=referee, actor=organiser_actor)
+    # Cards that open no table: one replaced by the organiser, one for a table this round does not use.
+    replaced = TableLink.objects.create(event=live, table_number=5, revoked_at=now)
+    idle = TableLink.objects.create(event=live, table_number=9)
     submitted = _submit(stage, 1, 1, [0, 10, 20, 30])
     confirmed = _submit(stage, 1, 2, [0, 5, 15, 25])
     confirm_sheet(sheet=confirmed, actor=Actor(user=chief))
@@ -116,7 +119,7 @@ def build_world() -> SimpleNamespace:
 
     # A Rummikub Word round of 8: table 1 confirmed (to correct), table 2 to enter.
     word_stage = released_stage(8, festival=festival, name="Rummikub Word", game=Event.Game.WORD, start=started)
-    word_link = ensure_links(stage=word_stage, actor=organiser_actor)[1]
+    word_link = ensure_links(event=word_stage.event, actor=organiser_actor)[1]
     word_sheet = submit_sheet(stage=word_stage, game=1, table_number=1, entry=plausible_word_sheet(random.Random(7), 4),
                               accept_warnings=True, idempotency_key=key(), actor=Actor(label="table 1 link"),
                               via="table 1 link")
@@ -133,7 +136,8 @@ def build_world() -> SimpleNamespace:
 
     return SimpleNamespace(
         festival=festival, organiser=organiser, chief=chief, desk=desk, referee=referee, open_event=open_event,
-        personal=personal, desk_event=desk_event, stage=stage, live=live, links=links, submitted=submitted,
+        personal=personal, desk_event=desk_event, stage=stage, live=live, links=links, replaced=replaced, idle=idle,
+        submitted=submitted,
         confirmed=confirmed, warned=warned, word_stage=word_stage, word_link=word_link, word_sheet=word_sheet,
         draft_event=draft_event, draft=draft, finished=finished, hong_kong=hong_kong, live_draw=stage.draws.get(),
     )
@@ -257,22 +261,28 @@ CASES = [
          (("Table %(number)s", {"number": 3}),)),
     Case("referee-table-ko", "anonymous", lambda w: reverse("referee-link-table", args=[w.links[3].token]),
          (("Table %(number)s", {"number": 3}),), lang="ko"),
-    Case("referee-sheet", "anonymous", lambda w: reverse("referee-link-game", args=[w.links[3].token, 1]),
+    Case("referee-sheet", "anonymous", lambda w: reverse("referee-link-game", args=[w.links[3].token, 1, 1]),
          (("Table %(number)s, game %(game)s", {"number": 3, "game": 1}),)),
     Case("referee-sheet-tile-pad", "anonymous",
-         lambda w: reverse("referee-link-game", args=[w.links[3].token, 1]),
+         lambda w: reverse("referee-link-game", args=[w.links[3].token, 1, 1]),
          (("Table %(number)s, game %(game)s", {"number": 3, "game": 1}),), then=_open_tile_pad),
     Case("referee-sheet-zh-hant", "anonymous",
-         lambda w: reverse("referee-link-game", args=[w.links[3].token, 1]),
+         lambda w: reverse("referee-link-game", args=[w.links[3].token, 1, 1]),
          (("Table %(number)s, game %(game)s", {"number": 3, "game": 1}),), lang="zh-hant"),
     Case("referee-sheet-submitted", "anonymous",
-         lambda w: reverse("referee-link-game", args=[w.links[1].token, 1]),
+         lambda w: reverse("referee-link-game", args=[w.links[1].token, 1, 1]),
          (("Table %(number)s, game %(game)s", {"number": 1, "game": 1}),)),
     Case("referee-word-table", "anonymous", lambda w: reverse("referee-link-table", args=[w.word_link.token]),
          (("Table %(number)s", {"number": 2}),)),
     Case("referee-word-sheet", "anonymous",
-         lambda w: reverse("referee-link-game", args=[w.word_link.token, 1]),
+         lambda w: reverse("referee-link-game", args=[w.word_link.token, 1, 1]),
          (("Table %(number)s, game %(game)s", {"number": 2, "game": 1}),)),
+    Case("referee-link-replaced-ko", "anonymous", lambda w: reverse("referee-link-table", args=[w.replaced.token]),
+         (("Table %(number)s", {"number": 5}),), lang="ko", status=410),
+    Case("referee-link-idle", "anonymous", lambda w: reverse("referee-link-table", args=[w.idle.token]),
+         (("Table %(number)s", {"number": 9}),)),
+    Case("referee-link-unknown", "anonymous", lambda w: reverse("referee-link-table", args=["A" * 32]),
+         ("Table link",), status=404),
     Case("referee-account-table", "referee", lambda w: reverse("referee-table", args=[w.stage.pk, 3]),
          (("Table %(number)s", {"number": 3}),)),
     Case("referee-account-sheet", "referee", lambda w: reverse("referee-game", args=[w.stage.pk, 3, 1]),
@@ -317,6 +327,7 @@ CASES = [
          lambda w: reverse("draw-cards", kwargs={**ev(w.live), "draw": w.live_draw.pk}), ("Table cards",)),
     Case("table-links", "organiser", _live("board-links", stage=1), ("Table links",)),
     Case("paper-sheets", "organiser", _live("board-print", stage=1), ("Paper score sheets",)),
+    Case("referee-cards", "organiser", _live("board-link-cards"), ("Referee cards",)),
     Case("manage-results", "organiser", lambda w: reverse("manage-results", kwargs=ev(w.finished)), ("Results",)),
     Case("manage-certificates", "organiser", lambda w: reverse("manage-results-print", kwargs=ev(w.finished)),
          ("Certificates",)),
@@ -655,7 +666,7 @@ def test_the_desk_checks_a_player_in_with_the_keyboard(world, phones):
 def test_a_referee_enters_a_sheet_with_the_keyboard_and_the_tile_pad(world, phones):
     kb = keyboard_phone(phones, world, "referee")
     link = world.links[4]
-    kb.page.goto(world.root + reverse("referee-link-game", args=[link.token, 1]))
+    kb.page.goto(world.root + reverse("referee-link-game", args=[link.token, 1, 1]))
     kb.skip_to_main()
     # Who went out: one radio group; arrow keys move within it, as in any radio group.
     kb.tab_to("input[name=went_out]:checked")

@@ -26,7 +26,7 @@ def table():
     seating went up a minute ago: the round clock runs, ~69 minutes left. (Four players would be a final.)"""
     stage = released_stage(8, start=timezone.now() - dt.timedelta(hours=2))
     Draw.objects.filter(stage=stage).update(released_at=timezone.now() - dt.timedelta(minutes=1))
-    link = ensure_links(stage=stage, actor=Actor(label="organiser"))[0]
+    link = ensure_links(event=stage.event, actor=Actor(label="organiser"))[0]
     seats = seating.seats(seating.game_draw(stage, 1), table=link.table_number)
     return stage, link, seats
 

@@ -166,9 +166,9 @@ def test_standings_and_hall_display_update_live_under_the_policy(watched, server
 
 def test_referee_sheet_with_tile_pad_and_board_confirm_under_the_policy(watched, server, shot, sign_in):
     stage = released_stage(4)
-    link = ensure_links(stage=stage, actor=Actor(label="organiser"))[0]
+    link = ensure_links(event=stage.event, actor=Actor(label="organiser"))[0]
     referee, referee_watch = watched("referee")
-    referee.goto(server.url("referee-link-game", token=link.token, game=1))
+    referee.goto(server.url("referee-link-game", token=link.token, stage=1, game=1))
 
     referee.click('.sheet-pad-toggle[data-pad-for="id_s2_tiles"]')  # static/js/sheet.js
     pad = referee.locator("#tile-pad")

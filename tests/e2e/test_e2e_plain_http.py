@@ -46,7 +46,7 @@ def hall_phone(hall_browser):
                          ids=["DJANGO_PLAIN_HTTP", "DJANGO_SECURE_SSL_REDIRECT"])
 def test_a_plain_http_hall_network_signs_in_and_takes_sheets(switch, transactional_db, hall_phone, shot, tmp_path):
     stage = released_stage(4)
-    link = ensure_links(stage=stage, actor=Actor(label="organiser"))[0]
+    link = ensure_links(event=stage.event, actor=Actor(label="organiser"))[0]
     festival, event = stage.event.festival, stage.event
     usable_password(make_staff(festival, "chief referee", username="chief", password=PASSWORD), PASSWORD)
 

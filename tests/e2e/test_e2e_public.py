@@ -66,7 +66,7 @@ def test_standings_open_on_a_phone_update_without_reload_after_a_sheet_is_confir
 
 
 def test_a_referee_switches_to_korean_then_traditional_chinese(stage, page, server, shot):
-    link = ensure_links(stage=stage, actor=Actor(label="organiser"))[0]
+    link = ensure_links(event=stage.event, actor=Actor(label="organiser"))[0]
     page.goto(server.url("referee-link-table", token=link.token))
     expect(page.locator("html")).to_have_attribute("lang", "en")
     shot(page, "english")

@@ -19,7 +19,7 @@ CHIEF_PASSWORD = "chief-knows-this-one"
 def table():
     """A released Busan round with one table of four and its private link (as printed on the table card)."""
     stage = released_stage(4)
-    link = ensure_links(stage=stage, actor=Actor(label="organiser"))[0]
+    link = ensure_links(event=stage.event, actor=Actor(label="organiser"))[0]
     seats = seating.seats(seating.game_draw(stage, 1), table=link.table_number)
     assert [seat.position for seat in seats] == [1, 2, 3, 4]
     return stage, link, seats
@@ -124,7 +124,7 @@ def test_referee_enters_a_game_with_the_tile_pad_sees_a_mistake_at_the_seat_and_
 
 def test_a_draft_survives_a_reload_with_its_key_and_sending_it_twice_records_one_sheet(table, page, server, shot):
     stage, link, seats = table
-    game_url = server.url("referee-link-game", token=link.token, game=1)
+    game_url = server.url("referee-link-game", token=link.token, stage=1, game=1)
     page.goto(game_url)
     key_input = page.locator("input[name=idempotency_key]")
     key = key_input.input_value()
@@ -177,7 +177,7 @@ def test_a_seat_marked_went_out_after_its_tiles_were_typed_keeps_them_in_view_un
                                                                                              shot):
     """The server refuses a winner holding tiles; the page must not hide what it refuses."""
     stage, link, seats = table
-    page.goto(server.url("referee-link-game", token=link.token, game=1))
+    page.goto(server.url("referee-link-game", token=link.token, stage=1, game=1))
     page.fill("#id_s1_tiles", "R7 R8")
     for position, value in ((2, "12"), (3, "20"), (4, "9")):
         page.fill(f"#id_s{position}_rack_value", value)

@@ -24,7 +24,7 @@ def real_arguments(world, event, sheet_ids=None, tokens=None) -> dict[str, list]
     stage = event.stages.order_by("number").first()
     registration = Registration.objects.filter(event=event).order_by("pk").first()
     draw = Draw.objects.filter(stage__event=event).order_by("-pk").first()
-    link = TableLink.objects.filter(stage__event=event, revoked_at__isnull=True).order_by("pk").first()
+    link = TableLink.objects.filter(event=event, revoked_at__isnull=True).order_by("pk").first()
     sheets = sheet_ids or list(ScoreSheet.objects.filter(stage__event=event).order_by("-pk")
                                .values_list("pk", flat=True)[:2])
     players = tokens or list(Registration.objects.filter(event=event).order_by("pk")

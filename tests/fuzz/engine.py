@@ -182,7 +182,7 @@ def url_arguments(draw, endpoint: Endpoint, world: World, event) -> tuple[dict, 
         elif name == "number":
             kwargs[name] = pick(world.numbers(event)[:4], world.numbers()[-2:], [0, 99_999_999])
         elif name == "token" and endpoint.name.startswith("referee-link"):
-            mine = TableLink.objects.filter(stage__event=event).values_list("token", flat=True)
+            mine = TableLink.objects.filter(event=event).values_list("token", flat=True)
             kwargs[name] = pick(mine, world.link_tokens(), ["x" * 64, "short", "A" * 65])
         elif name == "token":
             mine = Player.objects.filter(registrations__event=event).values_list("token", flat=True)
@@ -208,8 +208,8 @@ def _seats(name: str, kwargs: dict) -> tuple[list, list]:
     """The table's seats a sheet form is about, and the registrations seated in a draw (for swaps)."""
     stage, table, game = None, kwargs.get("table"), kwargs.get("game", 1)
     if "token" in kwargs and name.startswith("referee-link"):
-        link = TableLink.objects.filter(token=kwargs["token"]).select_related("stage").first()
-        stage, table = (link.stage, link.table_number) if link else (None, None)
+        link = TableLink.objects.filter(token=kwargs["token"]).select_related("event").first()
+        stage, table = (seating.current_stage(link.event), link.table_number) if link else (None, None)
     elif "stage_id" in kwargs:
         stage = Stage.objects.filter(pk=kwargs["stage_id"]).first()
     elif "sheet_id" in kwargs:

@@ -56,8 +56,8 @@ def addressed_festival(endpoint: Endpoint, kwargs: dict):
         return Festival.objects.filter(slug=kwargs["festival"]).first()
     token = kwargs.get("token")
     if token and endpoint.name.startswith("referee-link"):
-        link = TableLink.objects.filter(token=token).select_related("stage__event__festival").first()
-        return link.stage.event.festival if link else None
+        link = TableLink.objects.filter(token=token).select_related("event__festival").first()
+        return link.event.festival if link else None
     if token:
         player = Player.objects.filter(token=token).select_related("festival").first()
         return player.festival if player else None

@@ -79,7 +79,7 @@ class World:
         return list(Stage.objects.order_by("pk").values_list("pk", flat=True))
 
     def link_ids(self, event: Event | None = None) -> list[int]:
-        rows = TableLink.objects.filter(stage__event=event) if event else TableLink.objects.all()
+        rows = TableLink.objects.filter(event=event) if event else TableLink.objects.all()
         return list(rows.order_by("pk").values_list("pk", flat=True))
 
     def link_tokens(self) -> list[str]:
@@ -122,7 +122,7 @@ def build_world() -> World:
     chief = Actor(user=users[CHIEF_REFEREE])
 
     classic = make_released_stage(16, festival=festival, name="Classic")  # Busan round 1: 4 tables, 3 games
-    ensure_links(stage=classic, actor=SYSTEM)
+    ensure_links(event=classic.event, actor=SYSTEM)
     RefereeAssignment.objects.create(stage=classic, table_number=1, referee=users[REFEREE])
     sheets = {
         "submitted": _sheet(classic, 1, [0, 10, 20, 30]),
@@ -140,7 +140,7 @@ def build_world() -> World:
                    kind="warning", note="late", actor=chief)
 
     word = make_released_stage(8, festival=festival, name="Word", game=Event.Game.WORD, start=classic.event.starts_at)
-    ensure_links(stage=word, actor=SYSTEM)
+    ensure_links(event=word.event, actor=SYSTEM)
     sheets["word_submitted"] = _word_sheet(word, 1)
     sheets["word_confirmed"] = confirm_sheet(sheet=_word_sheet(word, 2), actor=chief)
 
@@ -171,7 +171,7 @@ def build_world() -> World:
     finished = simulate("hk", 8, seed=3, festival=festival, name="Finished")
 
     other = make_released_stage(8, festival=other_festival, name="Other").event
-    ensure_links(stage=other.stages.get(), actor=SYSTEM)
+    ensure_links(event=other, actor=SYSTEM)
     sheets["other"] = _sheet(other.stages.get(), 1, [0, 1, 2, 3])
     make_player(other_festival)
 

@@ -35,4 +35,4 @@ def organiser(stage):
 @pytest.fixture
 def link(stage):
     """The private link of table 1."""
-    return TableLink.objects.create(stage=stage, table_number=1)
+    return TableLink.objects.create(event=stage.event, table_number=1)

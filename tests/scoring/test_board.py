@@ -83,6 +83,7 @@ def board_routes(stage, sheet):
         ("post", url("board-links-assign", stage, stage=n)),
         ("post", url("board-links-unassign", stage, stage=n)),
         ("get", url("board-print", stage, stage=n)),
+        ("get", url("board-link-cards", stage)),
     ]
 
 
@@ -107,7 +108,7 @@ def test_referees_desk_and_staff_of_another_festival_are_refused_everywhere(clie
         assert response.status_code == 403, (who, path)
     sheet.refresh_from_db()
     assert sheet.status == S.SUBMITTED
-    assert not Lot.objects.exists() and not stage.table_links.exists()
+    assert not Lot.objects.exists() and not stage.event.table_links.exists()
 
 
 def test_refused_htmx_poll_reloads_the_page_instead_of_swapping_an_error_in(client, stage):

@@ -260,9 +260,9 @@ def test_asking_the_clock_costs_the_same_few_queries_for_8_or_96_players(client,
 # --------------------------------------------------------------------- on the pages
 
 def table_page(client, stage, table=1, game=None):
-    link = TableLink.objects.filter(stage=stage, table_number=table).first() or TableLink.objects.create(
-        stage=stage, table_number=table)
-    return client.get(f"/t/{link.token}/" + (f"game/{game}/" if game else ""))
+    link = TableLink.objects.filter(event=stage.event, table_number=table).first() or TableLink.objects.create(
+        event=stage.event, table_number=table)
+    return client.get(f"/t/{link.token}/" + (f"stage-{stage.number}/game/{game}/" if game else ""))
 
 
 @db

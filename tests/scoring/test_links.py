@@ -1,5 +1,7 @@
-"""Private table links, referee assignments and paper score sheets: the services and the
-organiser's pages, with real objects."""
+"""Private table links, referee assignments, referee cards and paper score sheets: the services and the
+organiser's pages, with real objects. A link belongs to the event: one card per table, all event long."""
+
+import random
 
 import pytest
 from django.contrib.auth.models import User
@@ -7,11 +9,11 @@ from django.urls import reverse
 from django.utils import timezone
 
 from scoring.models import RefereeAssignment, ScoreSheet, TableLink
-from scoring.services import links
-from scoring.services.access import table_by_link
+from scoring.services import links, progress
+from scoring.services.access import LinkRefusal, TableAccess, table_by_link
 from scoring.services.sheets import confirm_sheet, submit_sheet
 from tests.factories import make_festival, make_staff, ready_event, released_stage
-from tests.scoring.helpers import entry_for, key
+from tests.scoring.helpers import chief_of, entry_for, key, play_game, text
 from tournament.models import AuditEntry, Event
 from tournament.services import ServiceError, seating
 from tournament.services import draws as draw_services
@@ -30,20 +32,38 @@ def entry_page(token):
     return reverse("referee-link-table", kwargs={"token": token})
 
 
+def cards_url(event):
+    return reverse("board-link-cards", kwargs={"festival": event.festival.slug, "event": event.slug})
+
+
+def next_round(stage, *, release=True):
+    """Play every game of a Busan round, close it, and draw (and release) the next round."""
+    chief = chief_of(stage.event)
+    rng = random.Random(stage.number)
+    for game in range(1, stage.games + 1):
+        play_game(stage, game, chief, rng)
+    if not progress.advancement(stage).resolved:
+        progress.draw_lots_at_cut(stage=stage, actor=chief)
+    following = progress.close_stage(stage=stage, actor=chief)
+    if release:
+        draw_services.release_draw(draw=draw_services.draft_draw(stage=following, actor=chief, seed=9), actor=chief)
+    return following
+
+
 # --- services -------------------------------------------------------------------------------------------
 
 def test_ensure_links_makes_one_live_link_per_table_and_is_safe_to_repeat(stage):
-    made = links.ensure_links(stage=stage, actor=ACTOR)
+    made = links.ensure_links(event=stage.event, actor=ACTOR)
     assert [link.table_number for link in made] == [1, 2, 3, 4]
     assert len({link.token for link in made}) == 4 and all(len(link.token) >= 32 for link in made)
-    again = links.ensure_links(stage=stage, actor=ACTOR)
+    again = links.ensure_links(event=stage.event, actor=ACTOR)
     assert [link.token for link in again] == [link.token for link in made]
-    assert TableLink.objects.filter(stage=stage).count() == 4
+    assert TableLink.objects.filter(event=stage.event).count() == 4
     assert AuditEntry.objects.filter(action="link.created").count() == 1  # nothing new the second time
 
 
 def test_tokens_never_reach_the_audit_log(stage):
-    made = links.ensure_links(stage=stage, actor=ACTOR)
+    made = links.ensure_links(event=stage.event, actor=ACTOR)
     new = links.revoke_link(link=made[0], actor=ACTOR)
     logged = " ".join(str((e.before, e.after, e.reason)) for e in AuditEntry.objects.all())
     for token in [link.token for link in made] + [new.token]:
@@ -52,51 +72,119 @@ def test_tokens_never_reach_the_audit_log(stage):
 
 def test_hong_kong_links_hold_for_every_game_of_the_stage(stage):
     hk = released_stage(8, format=Event.Format.HONG_KONG, ruleset=Event.Ruleset.HK_2016)
-    made = links.ensure_links(stage=hk, actor=ACTOR)
+    made = links.ensure_links(event=hk.event, actor=ACTOR)
     assert [link.table_number for link in made] == [1, 2]
     access = table_by_link(made[1].token)
     assert access.stage == hk and access.table_number == 2
 
 
-def test_no_links_before_the_stage_is_released_or_after_it_is_closed():
+def test_no_links_before_a_seating_is_released():
     event = ready_event(8)
     stage = draw_services.start_event(event=event, actor=ACTOR)
     draw_services.draft_draw(stage=stage, actor=ACTOR, seed=1)
     with pytest.raises(ServiceError) as refused:
-        links.ensure_links(stage=stage, actor=ACTOR)
+        links.ensure_links(event=stage.event, actor=ACTOR)
     assert refused.value.code == "not_released"
-    stage.closed_at = timezone.now()
-    stage.save()
-    with pytest.raises(ServiceError) as refused:
-        links.ensure_links(stage=stage, actor=ACTOR)
-    assert refused.value.code == "closed"
     assert not TableLink.objects.exists()
 
 
+def test_the_link_printed_in_round_1_opens_the_tables_sheet_in_round_2(client, stage):
+    """Busan, 16 players: round 1 has 4 tables, round 2 has 2 (R8.1). The card made once serves both."""
+    event = stage.event
+    made = {link.table_number: link for link in links.ensure_links(event=event, actor=ACTOR)}
+    assert table_by_link(made[2].token).stage == stage
+    second = next_round(stage)
+    assert seating.stage_table_numbers(second) == [1, 2]
+    access = table_by_link(made[2].token)
+    assert isinstance(access, TableAccess) and (access.stage, access.table_number) == (second, 2)
+    page = client.get(entry_page(made[2].token))
+    assert page.status_code == 200 and second.display_name in text(page)
+    for seat in seating.seats(seating.game_draw(second, 1), table=2):
+        assert seat.registration.player.name in text(page)
+    game = client.get(access.game_url(1))
+    assert game.status_code == 200 and f"/stage-{second.number}/game/1/" in access.game_url(1)
+    # Making the links again adds none: round 1 already had the most tables.
+    assert [link.token for link in links.ensure_links(event=event, actor=ACTOR)] == [
+        made[n].token for n in (1, 2, 3, 4)]
+
+
+def test_a_table_beyond_the_current_rounds_tables_gets_a_friendly_page(client, stage):
+    made = {link.table_number: link for link in links.ensure_links(event=stage.event, actor=ACTOR)}
+    second = next_round(stage)
+    refusal = table_by_link(made[4].token)
+    assert refusal == LinkRefusal(LinkRefusal.NO_TABLE, link=refusal.link, stage=second, tables=2)
+    response = client.get(entry_page(made[4].token))
+    assert response.status_code == 200
+    assert "Table 4 has no game now: Round 2 has 2 tables." in text(response)
+    assert "it works for the whole event" in text(response)
+    response = client.get(entry_page(made[4].token), HTTP_ACCEPT_LANGUAGE="zh-hant")
+    assert "Table 4 has no game now" not in text(response) and "4" in text(response)
+
+
+def test_between_rounds_and_after_the_last_a_link_says_no_game_is_played(client, stage):
+    made = links.ensure_links(event=stage.event, actor=ACTOR)[0]
+    second = next_round(stage, release=False)
+    assert table_by_link(made.token).reason == LinkRefusal.NO_GAME
+    response = client.get(entry_page(made.token))
+    assert response.status_code == 200 and "No game is being played at this table now." in text(response)
+    second.closed_at = timezone.now()
+    second.save()
+    assert table_by_link(made.token).reason == LinkRefusal.FINISHED
+    assert "This event is finished" in text(client.get(entry_page(made.token)))
+
+
+def test_a_form_of_an_earlier_round_saves_nothing_in_the_next(client, stage):
+    """A phone left on round 1's game page sends it after round 2 is released: nothing is recorded there."""
+    link = links.ensure_links(event=stage.event, actor=ACTOR)[0]
+    old_game = table_by_link(link.token).game_url(1)
+    second = next_round(stage)
+    before = ScoreSheet.objects.count()
+    response = client.post(old_game, {"end": "went_out", "idempotency_key": key()})
+    assert response.status_code == 302 and response.url == entry_page(link.token)
+    assert ScoreSheet.objects.count() == before and not ScoreSheet.objects.filter(stage=second).exists()
+    assert "That round is over" in text(client.get(response.url))
+
+
+def test_making_links_again_adds_the_tables_of_a_larger_later_stage():
+    """A link per table number any released seating uses: a stage with more tables adds only the missing ones."""
+    stage = released_stage(4)
+    event = stage.event
+    first = links.ensure_links(event=event, actor=ACTOR)
+    assert [link.table_number for link in first] == [1]
+    from tournament.models import Draw, Stage
+    from tournament.services.seating import write_seating
+
+    players = list(event.registrations.values_list("pk", flat=True))
+    later = Stage.objects.create(event=event, number=2, name="Round 2", games=1, advance=Stage.Advance.NONE)
+    write_seating(Draw(stage=later, status=Draw.Status.RELEASED, seed=1, algorithm_version="test"),
+                  {1: players[:2], 2: players[2:]})
+    again = links.ensure_links(event=event, actor=ACTOR)
+    assert [link.table_number for link in again] == [1, 2] and again[0].token == first[0].token
+    assert AuditEntry.objects.filter(action="link.created").count() == 2
+
+
 def test_a_revoked_link_stops_working_and_its_replacement_works(client, stage):
-    old = links.ensure_links(stage=stage, actor=ACTOR)[1]
+    old = links.ensure_links(event=stage.event, actor=ACTOR)[1]
     assert client.get(entry_page(old.token)).status_code == 200
     new = links.revoke_link(link=old, actor=ACTOR)
-    assert (new.table_number, new.stage) == (2, stage) and new.token != old.token
-    assert table_by_link(old.token) is None
-    assert client.get(entry_page(old.token)).status_code == 404  # same answer as an unknown token
+    assert (new.table_number, new.event) == (2, stage.event) and new.token != old.token
+    assert table_by_link(old.token).reason == LinkRefusal.REVOKED
+    gone = client.get(entry_page(old.token))
+    assert gone.status_code == 410 and "replaced by the organiser" in text(gone)
     assert client.get(entry_page("x" * 32)).status_code == 404
     assert table_by_link(new.token).table_number == 2
     assert client.get(entry_page(new.token)).status_code == 200
     with pytest.raises(ServiceError):
         links.revoke_link(link=old, actor=ACTOR)
-    assert TableLink.objects.filter(stage=stage, table_number=2, revoked_at__isnull=True).count() == 1
+    assert TableLink.objects.filter(event=stage.event, table_number=2, revoked_at__isnull=True).count() == 1
 
 
-def test_links_are_useless_once_the_stage_is_closed(client, stage):
-    link = links.ensure_links(stage=stage, actor=ACTOR)[0]
-    stage.closed_at = timezone.now()
-    stage.save()
-    assert table_by_link(link.token) is None
-    assert client.get(entry_page(link.token)).status_code == 404
-    with pytest.raises(ServiceError) as refused:
-        links.revoke_link(link=link, actor=ACTOR)
-    assert refused.value.code == "closed"
+def test_a_revoked_link_says_so_in_korean_with_410(client, stage):
+    old = links.ensure_links(event=stage.event, actor=ACTOR)[0]
+    links.revoke_link(link=old, actor=ACTOR)
+    response = client.get(entry_page(old.token), HTTP_ACCEPT_LANGUAGE="ko")
+    assert response.status_code == 410 and '<html lang="ko">' in text(response)
+    assert "운영자가 이 조의 링크를 바꾸었습니다" in text(response)
 
 
 def test_only_referees_of_the_festival_are_assigned_to_real_tables(stage):
@@ -132,25 +220,25 @@ def test_links_page_offers_to_make_the_links_then_shows_each_tables_link_and_qr(
     response = client.post(url("board-links-make", stage))
     assert response.status_code == 302 and response.url == url("board-links", stage)
     html = client.get(url("board-links", stage)).content.decode()
-    for link in TableLink.objects.filter(stage=stage):
+    for link in TableLink.objects.filter(event=stage.event):
         assert entry_page(link.token) in html
     assert html.count("<svg") == 4 and url("board-links-make", stage) not in html
 
 
 def test_revoke_on_the_page_replaces_the_link(client, stage, organiser):
-    old = links.ensure_links(stage=stage, actor=ACTOR)[0]
+    old = links.ensure_links(event=stage.event, actor=ACTOR)[0]
     client.force_login(organiser)
     client.post(url("board-links-revoke", stage), {"link": old.pk})
     old.refresh_from_db()
-    assert old.revoked_at is not None and table_by_link(old.token) is None
+    assert old.revoked_at is not None and table_by_link(old.token).reason == LinkRefusal.REVOKED
     html = client.get(url("board-links", stage)).content.decode()
     assert old.token not in html
-    assert TableLink.objects.get(stage=stage, table_number=1, revoked_at__isnull=True).token in html
+    assert TableLink.objects.get(event=stage.event, table_number=1, revoked_at__isnull=True).token in html
 
 
 def test_a_link_of_another_event_cannot_be_revoked_here(client, stage, organiser):
     other = released_stage(8)
-    foreign = links.ensure_links(stage=other, actor=ACTOR)[0]
+    foreign = links.ensure_links(event=other.event, actor=ACTOR)[0]
     client.force_login(organiser)
     assert client.post(url("board-links-revoke", stage), {"link": foreign.pk}).status_code == 404
     foreign.refresh_from_db()
@@ -172,7 +260,7 @@ def test_assign_and_unassign_a_referee_on_the_page(client, stage, organiser):
 
 def test_bad_input_on_the_links_page_changes_nothing_and_never_errors(client, stage, organiser):
     desk = make_staff(stage.event.festival, "desk")
-    links.ensure_links(stage=stage, actor=ACTOR)
+    links.ensure_links(event=stage.event, actor=ACTOR)
     client.force_login(organiser)
     hostile = [{}, {"table": "abc", "referee": "1e309"}, {"table": 99999999999999999999, "referee": desk.pk},
                {"table": 1, "referee": desk.pk}, {"table": 77, "referee": organiser.pk}, {"link": "\x00"},
@@ -187,32 +275,39 @@ def test_bad_input_on_the_links_page_changes_nothing_and_never_errors(client, st
     assert "Only a referee of this festival" in response.content.decode()
 
 
-def test_closed_stage_links_page_shows_no_link(client, stage, organiser):
-    link = links.ensure_links(stage=stage, actor=ACTOR)[0]
+def test_closed_stage_links_page_says_the_links_open_the_round_being_played(client, stage, organiser):
+    link = links.ensure_links(event=stage.event, actor=ACTOR)[0]
+    make_staff(stage.event.festival, "referee", username="ref-kim")
     stage.closed_at = timezone.now()
     stage.save()
     client.force_login(organiser)
     html = client.get(url("board-links", stage)).content.decode()
-    assert link.token not in html and "no longer work" in html
-    assert link.token not in client.get(url("board-print", stage)).content.decode()
+    assert link.token in html and "now open the tables of the round being played" in html
+    assert 'name="referee"' not in html  # its referees can no longer be changed
+    # The closed round's paper sheets are for the record: no QR code that would open another round.
+    assert "<svg" not in client.get(url("board-print", stage)).content.decode()
 
 
 def links_page_queries(client, django_assert_max_num_queries, stage):
     organiser = make_staff(stage.event.festival, "organiser")
     referee = make_staff(stage.event.festival, "referee")
-    links.ensure_links(stage=stage, actor=ACTOR)
+    links.ensure_links(event=stage.event, actor=ACTOR)
     links.assign_referee(stage=stage, table_number=1, user=referee, actor=ACTOR)
     client.force_login(organiser)
     for name in ("board-links", "board-print"):
         with django_assert_max_num_queries(12):
             assert client.get(url(name, stage)).status_code == 200
+    with django_assert_max_num_queries(8):
+        cards = client.get(cards_url(stage.event))
+    assert cards.status_code == 200
+    assert text(cards).count('class="print-card referee-card"') == len(seating.stage_table_numbers(stage))
 
 
-def test_links_and_print_pages_query_count_with_4_tables(client, django_assert_max_num_queries):
+def test_links_cards_and_print_pages_query_count_with_4_tables(client, django_assert_max_num_queries):
     links_page_queries(client, django_assert_max_num_queries, released_stage(16))
 
 
-def test_links_and_print_pages_query_count_with_128_tables_is_the_same(client, django_assert_max_num_queries):
+def test_links_cards_and_print_pages_query_count_with_128_tables_is_the_same(client, django_assert_max_num_queries):
     stage = released_stage(512, capacity=512)
     assert seating.game_draw(stage, 1).tables.count() == 128
     links_page_queries(client, django_assert_max_num_queries, stage)
@@ -221,7 +316,7 @@ def test_links_and_print_pages_query_count_with_128_tables_is_the_same(client, d
 # --- paper score sheets ------------------------------------------------------------------------------------
 
 def test_paper_sheet_has_the_hong_kong_layout_with_names_games_signature_and_entry_qr(client, stage, organiser):
-    made = links.ensure_links(stage=stage, actor=ACTOR)
+    made = links.ensure_links(event=stage.event, actor=ACTOR)
     referee = make_staff(stage.event.festival, "referee", username="ref-lee")
     links.assign_referee(stage=stage, table_number=2, user=referee, actor=ACTOR)
     client.force_login(organiser)
@@ -263,7 +358,7 @@ def test_hong_kong_paper_sheet_fills_in_each_seated_games_names():
 # --- admin -------------------------------------------------------------------------------------------------
 
 def test_admin_is_read_only_and_never_shows_link_tokens(client, stage):
-    link = links.ensure_links(stage=stage, actor=ACTOR)[0]
+    link = links.ensure_links(event=stage.event, actor=ACTOR)[0]
     admin = User.objects.create_superuser("root", "root@example.org", "pw-for-tests-only")
     client.force_login(admin)
     listing = client.get(reverse("admin:scoring_tablelink_changelist"))

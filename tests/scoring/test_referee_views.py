@@ -22,10 +22,10 @@ pytestmark = pytest.mark.django_db
 
 # --- helpers ---------------------------------------------------------------------------------------------
 
-def link_url(link, game=None, preview=False):
+def link_url(link, game=None, preview=False, stage=1):
     url = f"/t/{link.token}/"
     if game is not None:
-        url += f"game/{game}/"
+        url += f"stage-{stage}/game/{game}/"
     return url + ("preview/" if preview else "")
 
 
@@ -68,21 +68,35 @@ def test_a_table_link_opens_the_table_page_with_the_players_in_seat_order(client
     assert response["Cache-Control"].startswith("max-age=0")
 
 
-def test_unknown_revoked_malformed_and_closed_stage_links_get_the_same_404(client, stage, link):
-    revoked = TableLink.objects.create(stage=stage, table_number=2, revoked_at=timezone.now())
+def test_unknown_and_malformed_links_get_the_same_friendly_404(client, stage, link):
     unknown = client.get("/t/" + "A" * 32 + "/")
+    assert unknown.status_code == 404
+    assert "This link does not open any table" in text(unknown) and stage.event.name not in text(unknown)
     bodies = {without_request_details(unknown)}
-    for path in (f"/t/{revoked.token}/", "/t/short/", "/t/" + "x" * 65 + "/", f"/t/{revoked.token}/game/1/",
-                 f"/t/{revoked.token}/game/1/preview/"):
+    for path in ("/t/short/", "/t/" + "x" * 65 + "/", "/t/" + "B" * 32 + "/stage-1/game/1/",
+                 "/t/" + "C" * 40 + "/stage-1/game/1/preview/", "/t/%00" + "A" * 31 + "/"):
         response = client.get(path) if "preview" not in path else client.post(path, {})
-        assert response.status_code == 404
+        assert response.status_code == 404, path
         bodies.add(without_request_details(response))
-    stage.closed_at = timezone.now()
-    stage.save()
-    closed = client.get(link_url(link))
-    assert closed.status_code == 404 and unknown.status_code == 404
-    bodies.add(without_request_details(closed))
     assert len(bodies) == 1
+
+
+def test_a_revoked_link_says_it_was_replaced_with_410_on_every_page(client, stage, link):
+    revoked = TableLink.objects.create(event=stage.event, table_number=2, revoked_at=timezone.now())
+    for path in (f"/t/{revoked.token}/", f"/t/{revoked.token}/stage-1/game/1/"):
+        response = client.get(path)
+        assert response.status_code == 410
+        assert "This table link was replaced by the organiser" in text(response)
+    response = client.post(f"/t/{revoked.token}/stage-1/game/1/", sheet_data(stage, 1, 2, [0, 5, 6, 7]))
+    assert response.status_code == 410 and not ScoreSheet.objects.exists()
+
+
+def test_a_revoked_link_answers_in_the_readers_language(client, stage, link):
+    link.revoked_at = timezone.now()
+    link.save()
+    response = client.get(link_url(link), HTTP_ACCEPT_LANGUAGE="ko")
+    assert response.status_code == 410 and 'lang="ko"' in text(response)
+    assert "운영자" in text(response) and "replaced by the organiser" not in text(response)
 
 
 def test_a_live_check_from_a_link_revoked_meanwhile_reloads_the_page(client, stage, link):
@@ -91,8 +105,8 @@ def test_a_live_check_from_a_link_revoked_meanwhile_reloads_the_page(client, sta
     link.revoked_at = timezone.now()
     link.save()
     response = client.post(link_url(link, 1, preview=True), data, HTTP_HX_REQUEST="true")
-    assert response.status_code == 404 and response["HX-Refresh"] == "true"
-    assert client.post(link_url(link, 1), data).status_code == 404
+    assert response.status_code == 410 and response["HX-Refresh"] == "true"
+    assert client.post(link_url(link, 1), data).status_code == 410
     assert not ScoreSheet.objects.exists()
 
 
@@ -102,7 +116,7 @@ def test_games_outside_the_stage_are_not_found(client, link):
 
 
 def test_another_tables_link_cannot_enter_this_tables_players(client, stage, link):
-    other = TableLink.objects.create(stage=stage, table_number=2)
+    other = TableLink.objects.create(event=stage.event, table_number=2)
     data = sheet_data(stage, 1, 1, [0, 5, 6, 7])  # table 1's players, posted through table 2's link
     response = client.post(link_url(other, 1), data)
     assert response.status_code == 200
@@ -201,7 +215,7 @@ def test_pages_render_in_korean_and_chinese(client, stage, link):
 def test_hong_kong_pages_show_each_games_own_seating(client):
     stage = released_stage(16, format=Event.Format.HONG_KONG, ruleset=Event.Ruleset.HK_2016)
     chief = chief_of(stage.event)
-    link = TableLink.objects.create(stage=stage, table_number=2)
+    link = TableLink.objects.create(event=stage.event, table_number=2)
     assert "Not released yet" in text(client.get(link_url(link)))
     assert "has not been released yet" in text(client.get(link_url(link, 2)))
     rng = random.Random(5)
@@ -240,7 +254,7 @@ def test_confirmed_and_submitted_sheets_are_shown_read_only(client, stage, link)
 def test_preview_scores_the_golden_hong_kong_sheet_with_a_joker_r6():
     """Seed 003: 甲 −7, 乙 +118 (win), 丙 −61 (K13 J R10 Y8: 31 + a joker at 30), 丁 −50 (20 + a joker)."""
     stage = released_stage(4, ruleset=Event.Ruleset.HK_2016)
-    link = TableLink.objects.create(stage=stage, table_number=1)
+    link = TableLink.objects.create(event=stage.event, table_number=1)
     data = sheet_data(stage, 1, 1, [7, 0, "", 20], winner=1,
                       overrides={2: {"tiles": "K13 J R10 Y8", "jokers": ""}, 3: {"jokers": 1}})
     response = Client().post(link_url(link, 1, preview=True), data, HTTP_HX_REQUEST="true")
@@ -338,7 +352,7 @@ def test_the_knocked_over_rack_is_offered_only_under_rules_that_have_it_r5(clien
     assert list(ScoreSheet.objects.get().seats.values_list("conduct_penalty", "penalty")) == [
         (False, 0), (False, 5), (False, 6), (False, 7)]
     hong_kong = released_stage(4, format=Event.Format.HONG_KONG, ruleset=Event.Ruleset.HK_2016)
-    hk_link = TableLink.objects.create(stage=hong_kong, table_number=1)
+    hk_link = TableLink.objects.create(event=hong_kong.event, table_number=1)
     page = text(client.get(link_url(hk_link, 1)))
     assert "Knocked over the rack" in page and 'name="s2_conduct_penalty"' in page
     data = sheet_data(hong_kong, 1, 1, [0, 5, 6, 7], overrides={1: {"conduct_penalty": "on"}})
@@ -400,7 +414,7 @@ def test_a_closed_stage_takes_no_sheets_from_signed_in_referees(client, stage):
 
 def test_a_game_not_released_takes_no_sheet(client):
     stage = released_stage(8, format=Event.Format.HONG_KONG, ruleset=Event.Ruleset.HK_2016)
-    link = TableLink.objects.create(stage=stage, table_number=1)
+    link = TableLink.objects.create(event=stage.event, table_number=1)
     data = sheet_data(stage, 1, 1, [0, 5, 6, 7])
     response = client.post(link_url(link, 2), data, follow=True)
     assert "This game has not been released yet." in text(response)
@@ -468,20 +482,21 @@ def test_extra_seats_and_another_tables_players_change_nothing(client, stage, li
 @pytest.mark.parametrize("players", [16, 512])
 def test_referee_pages_make_the_same_number_of_queries_small_or_large(
         client, players, django_assert_max_num_queries):
-    """A 4-player table in a 16- and a 512-player stage: the same bounds (measured: 7, 4, 5, 6, 19, 11)."""
+    """A 4-player table in a 16- and a 512-player stage: the same bounds (measured: 8, 5, 6, 7, 20, 11;
+    a link finds the event's current stage and its table in one query)."""
     stage = released_stage(players)
-    link = TableLink.objects.create(stage=stage, table_number=1)
+    link = TableLink.objects.create(event=stage.event, table_number=1)
     submit_sheet(stage=stage, game=1, table_number=1, entry=entry_for(stage, 1, 1, [0, 5, 6, 7]),
                  accept_warnings=False, idempotency_key=key(), actor=Actor(label="t"), via="t")
-    with django_assert_max_num_queries(7):
+    with django_assert_max_num_queries(8):
         assert client.get(link_url(link)).status_code == 200
-    with django_assert_max_num_queries(4):
-        assert client.get(link_url(link, 2)).status_code == 200
     with django_assert_max_num_queries(5):
-        assert client.get(link_url(link, 1)).status_code == 200
+        assert client.get(link_url(link, 2)).status_code == 200
     with django_assert_max_num_queries(6):
+        assert client.get(link_url(link, 1)).status_code == 200
+    with django_assert_max_num_queries(7):
         assert client.post(link_url(link, 2, preview=True), sheet_data(stage, 2, 1, [0, 5, 6, 7])).status_code == 200
-    with django_assert_max_num_queries(19):
+    with django_assert_max_num_queries(20):
         assert client.post(link_url(link, 2), sheet_data(stage, 2, 1, [0, 5, 6, 7])).status_code == 302
     client.force_login(make_staff(stage.event.festival, "chief referee"))
     with django_assert_max_num_queries(11):

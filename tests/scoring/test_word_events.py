@@ -187,7 +187,7 @@ def test_a_classic_export_has_no_turns():
 # --- the referee's pages ---------------------------------------------------------------------------------
 
 def game_url(link, game=1, preview=False):
-    return f"/t/{link.token}/game/{game}/" + ("preview/" if preview else "")
+    return f"/t/{link.token}/stage-1/game/{game}/" + ("preview/" if preview else "")
 
 
 def word_post(turns, *, rows=12, jokers=None, action="submit", accept=False, idem=None, end="went_out"):
@@ -282,7 +282,7 @@ def test_hostile_input_never_breaks_the_word_page(client, stage, link, change):
 
 def test_the_classic_page_is_unchanged_for_a_classic_event(client):
     classic = released_stage(8)
-    link = TableLink.objects.create(stage=classic, table_number=1)
+    link = TableLink.objects.create(event=classic.event, table_number=1)
     page = client.get(game_url(link)).content.decode()
     assert "Tiles left on the rack" in page and "t0_words" not in page
 

@@ -12,6 +12,7 @@ Readers take no lock; the services that change a seating lock the event first (`
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 
+from django.db.models import Count, Exists, OuterRef, Q
 from django.utils import timezone
 
 from ..models import Draw, DrawTable, Event, Registration, Seat, Stage
@@ -61,6 +62,34 @@ def public_draw(event: Event) -> Draw | None:
 
 def has_released_draw(event: Event) -> bool:
     return Draw.objects.filter(stage__event=event, status=Draw.Status.RELEASED).exists()
+
+
+def current_stage(event: Event, *, table: int | None = None) -> Stage | None:
+    """The stage in play now: the latest one whose seating is released and that is not closed, or None
+    (before the first release, between a closed round and the next release, after the last round).
+
+    The stage comes with `table_count`, its number of tables, and with `table` also `has_table`: whether a
+    table of that number plays in it (one query, for a table card opened at every refresh)."""
+    released = Q(draws__status=Draw.Status.RELEASED)
+    stages = (Stage.objects.filter(released, event=event, closed_at__isnull=True)
+              .annotate(table_count=Count("draws__tables__number", distinct=True)))
+    if table is not None:
+        stages = stages.annotate(has_table=Exists(DrawTable.objects.filter(
+            draw__stage=OuterRef("pk"), draw__status=Draw.Status.RELEASED, number=table)))
+    return stages.select_related("event__festival").order_by("-number").first()
+
+
+def stage_table_numbers(stage: Stage) -> list[int]:
+    """The tables of `stage`: every table number of its released seatings (Hong Kong keeps its numbers from
+    game to game, R8.2), in one query."""
+    return sorted(set(DrawTable.objects.filter(draw__stage=stage, draw__status=Draw.Status.RELEASED)
+                      .values_list("number", flat=True)))
+
+
+def event_table_numbers(event: Event) -> list[int]:
+    """Every table number the event's released seatings use (Busan: the first round has the most)."""
+    return sorted(set(DrawTable.objects.filter(draw__stage__event=event, draw__status=Draw.Status.RELEASED)
+                      .values_list("number", flat=True)))
 
 
 # --- who sits where ----------------------------------------------------------------------------------------

@@ -23,7 +23,7 @@ from ..forms.manage import (
     WithdrawForm,
 )
 from ..models import AuditEntry, Event, Festival, Registration, StaffRole
-from ..permissions import DESK, ORGANISER, ROLES
+from ..permissions import DESK, ORGANISER, ROLES, may_organise_festivals
 from ..services import ServiceError
 from ..services import checkin as checkin_service
 from ..services import registration as registration_service
@@ -79,7 +79,7 @@ def manage_home(request):
         festival.roles = [role for role in ROLES if role in held]
         festival.is_organiser = ORGANISER in held
         festival.is_desk = bool(held & {ORGANISER, DESK})
-    context = {"festivals": festivals}
+    context = {"festivals": festivals, "may_create_festivals": may_organise_festivals(user)}
     return render(request, "tournament/manage/home.html", context)
 
 

@@ -42,10 +42,10 @@ def world():
         "real": {"festival": event.festival.slug, "event": event.slug, "registration": registration.pk,
                  "registration_id": registration.pk, "token": registration.player.token, "number": 1,
                  "stage": 1, "draw": 1, "fmt": "csv", "key": "abc", "game": 1, "stage_id": 1, "table": 1,
-                 "sheet_id": 1},
+                 "sheet_id": 1, "uidb64": "MQ"},
         "nonsense": {"festival": "nope", "event": "nope", "registration": 2**63, "registration_id": 0,
                      "token": "x" * 64, "number": 99999999, "stage": 0, "draw": 2**40, "fmt": "exe",
-                     "key": "zz", "game": 2**40, "stage_id": -1, "table": 0, "sheet_id": 2**63},
+                     "key": "zz", "game": 2**40, "stage_id": -1, "table": 0, "sheet_id": 2**63, "uidb64": "%%%"},
         "organiser": make_staff(event.festival, "organiser"),
     }
 

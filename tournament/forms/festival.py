@@ -262,7 +262,12 @@ class EventForm(forms.Form):
         if self.is_bound:
             return self._parsed(name)
         value = self.initial.get(name, self.fields[name].initial)
-        return self.fields[name].to_python(value) if isinstance(value, str) else value
+        if not isinstance(value, str):
+            return value
+        try:  # proposed again from what was typed: it may be anything
+            return self.fields[name].clean(value)
+        except ValidationError:
+            return None
 
     def plan(self) -> str:
         """The plan shown under the round settings: "128 → 64 → 32 → final 4"."""

@@ -84,7 +84,9 @@ def _model_errors(instance, exclude=()) -> dict[str, str]:
 def free_slug(text: str, fallback: str, taken) -> str:
     """A short name in links made from `text` (a Korean or Chinese name makes none: then `fallback`), with
     "-2", "-3" … added until `taken(slug)` is false."""
-    base = slugify(text)[:50].strip("-") or fallback
+    base = slugify(text)[:50].strip("-")
+    if not any("a" <= ch <= "z" for ch in base):  # "2030 부산 대회" makes only "2030"
+        base = fallback
     for number in range(1, 1000):
         slug = base if number == 1 else f"{base}-{number}"
         if not taken(slug):
@@ -122,7 +124,7 @@ def locked_fields(event: Event) -> dict[str, str]:
 # --- festivals ---------------------------------------------------------------------------------------------
 
 
-def _festival_errors(festival: Festival) -> dict[str, str]:
+def _festival_errors(festival: Festival, *, renamed: bool = True) -> dict[str, str]:
     errors = _model_errors(festival, exclude=["slug"])
     if festival.slug in RESERVED_FESTIVAL_SLUGS:
         errors["slug"] = _("“%(slug)s” is used by the organiser's pages; choose another.") % {"slug": festival.slug}
@@ -130,7 +132,7 @@ def _festival_errors(festival: Festival) -> dict[str, str]:
         errors["slug"] = _("Another festival already uses “%(slug)s”; choose another.") % {"slug": festival.slug}
     else:
         errors.update({k: v for k, v in _model_errors(festival).items() if k == "slug"})
-    if Festival.objects.filter(name__iexact=festival.name).exclude(pk=festival.pk).exists():
+    if renamed and Festival.objects.filter(name__iexact=festival.name).exclude(pk=festival.pk).exists():
         errors["name"] = _("There is already a festival called “%(name)s”.") % {"name": festival.name}
     return errors
 
@@ -179,9 +181,22 @@ def _move_to_time_zone(festival: Festival, events: list[Event], old_tz, actor: A
                after=_snapshot(event, MOVING_TIMES), reason=festival.timezone)
 
 
+def _days_problem(festival: Festival, before: dict, events: list[Event], old_tz) -> dict[str, str]:
+    """New days must keep the events they held (one already outside the old days, from an import, is left be)."""
+    first = dt.date.fromisoformat(before["starts_on"]) if "starts_on" in before else festival.starts_on
+    last = dt.date.fromisoformat(before["ends_on"]) if "ends_on" in before else festival.ends_on
+    for event in events:
+        day = _local_day(event.starts_at, old_tz)
+        if first <= day <= last and not festival.starts_on <= day <= festival.ends_on:
+            where = "starts_on" if day < festival.starts_on else "ends_on"
+            return {where: _("“%(event)s” is on %(day)s, outside these days; move the event first.") % {
+                "event": event.name, "day": date_format(day)}}
+    return {}
+
+
 def update_festival(*, festival: Festival, values: dict, actor: Actor) -> Festival:
     """The organiser edits the festival. A new time zone keeps the events' clock times, until one has started;
-    new days must still hold every event."""
+    new days must still hold the festival's events."""
     with transaction.atomic():
         festival = Festival.objects.select_for_update(of=("self",)).get(pk=festival.pk)
         changed = [name for name in FESTIVAL_FIELDS if getattr(festival, name) != values[name]]
@@ -191,19 +206,15 @@ def update_festival(*, festival: Festival, values: dict, actor: Actor) -> Festiv
         before = _snapshot(festival, changed)
         for name in changed:
             setattr(festival, name, values[name])
-        errors = _festival_errors(festival)
+        errors = _festival_errors(festival, renamed="name" in changed)
         events = list(Event.objects.select_for_update(of=("self",)).filter(festival=festival).order_by("pk"))
         if "timezone" in changed:
             begun = next((e for e in events if started(e)), None)
             if begun is not None:
                 errors["timezone"] = _("“%(event)s” has started; its times cannot move to another time zone.") % {
                     "event": begun.name}
-        outside = next((e for e in events
-                        if not festival.starts_on <= _local_day(e.starts_at, old_tz) <= festival.ends_on), None)
-        if outside is not None and not errors.keys() & {"starts_on", "ends_on"}:
-            errors["starts_on" if "starts_on" in changed else "ends_on"] = _(
-                "“%(event)s” is on %(day)s, outside these days; move the event first.") % {
-                "event": outside.name, "day": date_format(_local_day(outside.starts_at, old_tz))}
+        if {"starts_on", "ends_on"} & set(changed) and not errors.keys() & {"starts_on", "ends_on"}:
+            errors.update(_days_problem(festival, before, events, old_tz))
         if errors:
             raise FieldsRefused(errors)
         try:
@@ -222,7 +233,7 @@ def update_festival(*, festival: Festival, values: dict, actor: Actor) -> Festiv
 # --- events ------------------------------------------------------------------------------------------------
 
 
-def _event_errors(event: Event) -> dict[str, str]:
+def _event_errors(event: Event, *, new_day: bool = True, renamed: bool = True) -> dict[str, str]:
     festival = event.festival
     errors = _model_errors(event, exclude=["festival", "slug", "timetable"])
     if event.slug in RESERVED_EVENT_SLUGS:
@@ -233,9 +244,10 @@ def _event_errors(event: Event) -> dict[str, str]:
     else:
         errors.update({k: v for k, v in _model_errors(event, exclude=["festival", "timetable"]).items()
                        if k == "slug"})
-    if festival.events.filter(name__iexact=event.name).exclude(pk=event.pk).exists():
+    if renamed and festival.events.filter(name__iexact=event.name).exclude(pk=event.pk).exists():
         errors["name"] = _("This festival already has an event called “%(name)s”.") % {"name": event.name}
-    if event.starts_at and not festival.starts_on <= _local_day(event.starts_at, festival.tzinfo) <= festival.ends_on:
+    day = _local_day(event.starts_at, festival.tzinfo) if event.starts_at else None
+    if new_day and day and not festival.starts_on <= day <= festival.ends_on:
         errors[DAY] = _("Choose a day of the festival (%(first)s – %(last)s).") % {
             "first": date_format(festival.starts_on), "last": date_format(festival.ends_on)}
     return errors
@@ -294,7 +306,9 @@ def update_event(*, event: Event, values: dict, actor: Actor) -> EventSaved:
         old_start, old_capacity, old_timetable = event.starts_at, event.capacity, event.timetable
         for name in changed:
             setattr(event, name, values[name])
-        errors = _event_errors(event)
+        tz = event.festival.tzinfo
+        errors = _event_errors(event, new_day=_local_day(old_start, tz) != _local_day(event.starts_at, tz),
+                               renamed="name" in changed)
         taken = Registration.objects.filter(event=event, status=Registration.Status.REGISTERED).count()
         if event.capacity < taken:
             errors["capacity"] = _("%(count)s players already hold a place; withdraw some first, or keep at "

@@ -112,7 +112,7 @@ def stored(event: Event) -> list[Slot]:
         starts, ends = _moment(row.get("starts")), _moment(row.get("ends"))
         number = row.get("number") if type(row.get("number")) is int else 0
         if starts is not None:
-            slots.append(_slot(event, row["kind"], starts, ends, number, str(row.get("label", ""))))
+            slots.append(_slot(event, row["kind"], starts, ends, number, str(row.get("label", ""))[:LABEL_LENGTH]))
     return sorted(slots, key=lambda slot: slot.starts)
 
 

@@ -4,6 +4,7 @@ taps, and edits the day's schedule (R9) — no Django admin, no JavaScript neede
 from django.contrib.auth.models import Permission, User
 from playwright.sync_api import expect
 
+from tests.factories import make_festival, make_staff, released_stage
 from tournament.models import Event, Festival, StaffRole
 
 
@@ -15,14 +16,14 @@ def test_organiser_creates_a_festival_an_event_and_edits_its_schedule(page, serv
     expect(page.locator("h1")).to_have_text("New festival")
     shot(page, "festival-form-empty")
 
-    page.get_by_label("Name", exact=True).fill("2030 부산 보드게임페스티벌")
-    page.get_by_label("First day").fill("2030-11-02")
-    page.get_by_label("Last day").fill("2030-11-01")
+    page.locator("#id_name").fill("2030 부산 보드게임페스티벌")
+    page.locator("#id_starts_on").fill("2030-11-02")
+    page.locator("#id_ends_on").fill("2030-11-01")
     page.get_by_role("button", name="Create the festival").click()
     expect(page.locator(".invalid-feedback, .text-danger").first).to_contain_text("cannot be before the first day")
     shot(page, "festival-form-refused")
-    page.get_by_label("Last day").fill("")
-    page.get_by_label("Venue").fill("월석아트홀")
+    page.locator("#id_ends_on").fill("")
+    page.locator("#id_venue").fill("월석아트홀")
     page.get_by_role("button", name="Create the festival").click()
     festival = Festival.objects.get()
     assert StaffRole.objects.filter(festival=festival, user=user, role="organiser").exists()
@@ -34,7 +35,7 @@ def test_organiser_creates_a_festival_an_event_and_edits_its_schedule(page, serv
     page.get_by_role("button", name="Busan elimination").click()
     expect(page.locator("#event-plan")).to_have_text("128 → 64 → 32 → final 4")
     shot(page, "event-form")
-    page.get_by_label("Expected players").fill("64")
+    page.locator("#id_expected_players").fill("64")
     page.get_by_role("button", name="Propose the plan and times from the players and the start").click()
     expect(page.locator("#event-plan")).to_have_text("64 → 32 → final 4")
     page.get_by_role("button", name="Create the event", exact=True).click()
@@ -58,3 +59,25 @@ def test_organiser_creates_a_festival_an_event_and_edits_its_schedule(page, serv
     shot(page, "schedule-saved")
     event.refresh_from_db()
     assert any(row["label"] == "점심 식사" for row in event.timetable)
+
+
+def test_hong_kong_event_form_in_chinese_and_a_started_event_in_korean(phone, server, shot, sign_in):
+    """A Hong Kong festival's event starts at 10:20 Hong Kong time (R9); after the first draw, the Korean edit
+    page refuses a new format with the reason at the field."""
+    hk = make_festival(timezone="Asia/Hong_Kong", name="魔力橋大賽 2030")
+    chinese = phone("organiser-zh", lang="zh-Hant-HK")
+    sign_in(chinese, make_staff(hk, "organiser"), next_url=f"/manage/{hk.slug}/new-event/?preset=hk")
+    expect(chinese.locator("#id_starts")).to_have_value("10:20")
+    expect(chinese.locator("#id_checkin_closes")).to_have_value("10:10")
+    expect(chinese.locator("#event-plan")).to_contain_text("64")
+    shot(chinese, "hong-kong-event-form-zh")
+
+    event = released_stage(8).event
+    korean = phone("organiser-ko", lang="ko")
+    url = server.url("manage-event-edit", festival=event.festival.slug, event=event.slug)
+    sign_in(korean, make_staff(event.festival, "organiser"), next_url=url.removeprefix(server.root))
+    korean.locator("#id_format").select_option("hk")
+    korean.locator("#id_name").fill("루미큐브 대회")
+    korean.locator("button[type=submit][name=save]:not(.visually-hidden)").click()
+    expect(korean.locator("#id_format").locator("xpath=..").locator(".invalid-feedback")).to_contain_text("바꿀 수 없습니다")
+    shot(korean, "started-event-refused-ko")

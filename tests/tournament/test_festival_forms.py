@@ -451,3 +451,26 @@ def test_festival_page_lists_events_in_time_order_in_constant_queries(organiser_
         response = organiser_client.get(reverse("manage-festival", kwargs={"festival": festival.slug}))
     names = [e.name for e in response.context["events"]]
     assert names == sorted(names)
+
+
+def test_an_edited_schedule_and_the_under_15_rule_move_with_the_event_export(organiser_client, event):
+    """docs/export.md: a file read back keeps them; a file written before they existed gets R9's defaults."""
+    import json
+
+    from scoring.exports import event_json
+    from scoring.services.import_event import import_event
+    from tournament.services.audit import Actor
+
+    data = rows(event, organiser_client) | {"slot-4-label": "Prizes", "slot-4-starts": "17:00",
+                                            "slot-4-ends": "17:30"}
+    organiser_client.post(event_url("manage-event-schedule", event), data)
+    organiser_client.post(event_url("manage-event-edit", event), edit_data(event, under_15_no_points=""))
+    event.refresh_from_db()
+    assert event.timetable and not event.under_15_no_points
+    document = json.loads(event_json(event))
+    moved = import_event(document=json.dumps(document), festival_slug="moved", actor=Actor(label="test")).event
+    assert moved.timetable == event.timetable and not moved.under_15_no_points
+    for name in ("timetable", "under_15_no_points"):
+        del document["event"][name]
+    older = import_event(document=json.dumps(document), festival_slug="older", actor=Actor(label="test")).event
+    assert older.timetable == [] and older.under_15_no_points

@@ -35,6 +35,12 @@ def test_organiser_creates_a_festival_an_event_and_edits_its_schedule(page, serv
     page.get_by_role("button", name="Busan elimination").click()
     expect(page.locator("#event-plan")).to_have_text("128 → 64 → 32 → final 4")
     shot(page, "event-form")
+    # A little script moves check-in and the end with the start (the server's "Propose" does it without it).
+    page.locator("#id_starts").fill("11:30")
+    expect(page.locator("#id_checkin_opens")).to_have_value("11:00")
+    expect(page.locator("#id_checkin_closes")).to_have_value("11:30")
+    page.locator("#id_starts").fill("11:00")
+    expect(page.locator("#id_checkin_opens")).to_have_value("10:30")
     page.locator("#id_expected_players").fill("64")
     page.get_by_role("button", name="Propose the plan and times from the players and the start").click()
     expect(page.locator("#event-plan")).to_have_text("64 → 32 → final 4")

@@ -474,3 +474,14 @@ def test_an_edited_schedule_and_the_under_15_rule_move_with_the_event_export(org
         del document["event"][name]
     older = import_event(document=json.dumps(document), festival_slug="older", actor=Actor(label="test")).event
     assert older.timetable == [] and older.under_15_no_points
+
+
+def test_an_event_already_outside_the_festivals_days_does_not_block_other_edits(organiser_client, festival):
+    """An imported event may lie outside the festival's days: renaming the festival or the event still works."""
+    stray = make_event(festival, start=dt.datetime(2030, 12, 24, 11, tzinfo=SEOUL), name="Stray")
+    url = reverse("manage-festival-edit", kwargs={"festival": festival.slug})
+    assert organiser_client.post(url, festival_data(name="Renamed", slug=festival.slug)).status_code == 302
+    assert organiser_client.post(event_url("manage-event-edit", stray),
+                                 edit_data(stray, name="Stray 2")).status_code == 302
+    stray.refresh_from_db()
+    assert stray.name == "Stray 2"

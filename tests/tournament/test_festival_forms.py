@@ -308,6 +308,7 @@ def test_organiser_edits_an_event_and_the_log_keeps_the_changed_fields(organiser
     entry = AuditEntry.objects.get(action="event.updated")
     assert entry.before == {"name": "Open", "public_scores": True}
     assert entry.after == {"name": "Open 2030", "public_scores": False}
+    assert "Event details changed" in text(organiser_client.get(event_url("manage-event", event)))
     # The same form again changes nothing and logs nothing.
     organiser_client.post(event_url("manage-event-edit", event), edit_data(event))
     assert AuditEntry.objects.filter(action="event.updated").count() == 1

@@ -130,8 +130,8 @@ class PresetForm(forms.Form):
 
 
 class EventForm(forms.Form):
-    preset = forms.ChoiceField(choices=[("", "")] + [(k, p.name) for k, p in PRESETS.items()], required=False,
-                               widget=forms.HiddenInput)
+    # Which preset the form started from; kept for the page only (the values themselves are what counts).
+    preset = forms.CharField(required=False, max_length=20, widget=forms.HiddenInput)
     name = forms.CharField(label=_("Name"), max_length=200)
     slug = forms.SlugField(
         label=_("Short name in links"), max_length=60, required=False,

@@ -26,6 +26,7 @@ from dataclasses import dataclass
 
 from rules.errors import UnknownRulesetError
 from rules.rulesets import get_ruleset
+from tournament import schedule as timetable
 from tournament.models import Event, Stage
 from tournament.schedule import (
     BUSAN_FINAL_MINUTES_PER_GAME,
@@ -69,17 +70,20 @@ def stage_minutes(*, format: str, kind: str, games: int) -> int:
 
 
 def planned_start(slots: list[Slot], *, format: str, kind: str, number: int) -> dt.datetime | None:
-    """Where the stage's play begins in the timetable `tournament.schedule.schedule(event)` gives.
+    """Where the stage's play begins in the timetable `tournament.schedule.schedule(event)` gives, found by the
+    slot's kind (the organiser may have edited the timetable, added breaks or moved slots).
 
-    Hong Kong: [arrival, briefing, play, scoring] — the play slot. Busan: [check-in, round 1 … round n, final] —
-    round `number`, or the last slot for the final. A playoff, or a stage the timetable does not have: None."""
+    Hong Kong: the play slot. Busan: round `number`'s slot, or the final's. A playoff, or a stage the timetable
+    does not have: None."""
     if kind == PLAYOFF:
         return None
     if format == Event.Format.HONG_KONG:
-        return slots[2].starts if len(slots) > 2 else None
-    if kind == FINAL:
-        return slots[-1].starts if len(slots) > 1 else None
-    return slots[number].starts if 1 <= number < len(slots) - 1 else None
+        wanted = (timetable.PLAY, 0)
+    elif kind == FINAL:
+        wanted = (timetable.FINAL, 0)
+    else:
+        wanted = (timetable.ROUND, number)
+    return next((slot.starts for slot in slots if (slot.kind, slot.number) == wanted), None)
 
 
 @dataclass(frozen=True)

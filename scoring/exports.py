@@ -265,7 +265,8 @@ def event_export(event: Event) -> dict:
             "slug": event.slug, "name": event.name, "festival": event.festival.slug, "format": event.format,
             "game": event.game, "starts_at": _iso(event.starts_at), "ends_at": _iso(event.ends_at),
             "ruleset": get_ruleset(event.ruleset).to_dict(), "tiebreaks": event.tiebreaks,
-            "ranking_points": event.ranking_points,
+            "ranking_points": event.ranking_points, "under_15_no_points": event.under_15_no_points,
+            "timetable": event.timetable,
             **_event_settings(event),
         },
         "players": [

@@ -3,7 +3,7 @@ pages. Each area keeps its own routes next to its views."""
 
 from django.urls import include, path
 
-from .views import desk, draws, imports, manage, player, public, registration, seating, staff
+from .views import desk, draws, festivals, imports, manage, player, public, registration, seating, staff
 
 urlpatterns = [
     path("", include(public.urlpatterns)),
@@ -11,7 +11,9 @@ urlpatterns = [
     path("", include(seating.urlpatterns)),
     path("p/", include(player.urlpatterns)),
     path("desk/", include(desk.urlpatterns)),
-    # Fixed words (import, export, draws, staff) before manage's <festival>/<event> catch-all.
+    # Fixed words (new-festival, edit, new-event, import, export, draws, staff) before manage's
+    # <festival>/<event> catch-all.
+    path("manage/", include(festivals.urlpatterns)),
     path("manage/", include(imports.urlpatterns)),
     path("manage/", include(draws.urlpatterns)),
     path("manage/", include(staff.urlpatterns)),

@@ -204,8 +204,9 @@ def _build(event: Event, data: _Loaded) -> Results:
     placing = order_places(showings, points=kind, deciders=deciders)
     table = event.ranking_points
     year = event_year(event)
-    young = {s.player for s in showings
-             if is_under_age(year, data.registrations[s.player].player.birth_year)}
+    # R9 by default; an event may switch the rule off (under_15_no_points), then nobody is "under age" here.
+    young = {s.player for s in showings if event.under_15_no_points
+             and is_under_age(year, data.registrations[s.player].player.birth_year)}
     points = ranking_points(placing.places, table, young)
     rows = [
         Row(place=p.place, shared=p.shared, registration=data.registrations[p.player],

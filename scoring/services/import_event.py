@@ -38,6 +38,7 @@ from tournament.models import (
 )
 from tournament.models.fields import ListField
 from tournament.models.registration import contact_key, name_key
+from tournament.schedule import as_json, stored
 from tournament.services.audit import Actor, record
 from tournament.services.seating import write_seating
 
@@ -152,6 +153,9 @@ class _Importer:
             ruleset=ruleset.get("slug", "text", choices=Event.Ruleset.values),
             starts_at=data.get("starts_at", "moment"), ends_at=data.get("ends_at", "moment"),
             tiebreaks=data.values("tiebreaks", "text"), ranking_points=data.values("ranking_points", "int"),
+            # Added later: files written before have neither (R9's rule applies, the timetable is generated).
+            under_15_no_points=data.get("under_15_no_points", "bool", default=True),
+            timetable=data.get("timetable", "list", default=[]),
         )
         for name in EVENT_SETTINGS:
             model_field = Event._meta.get_field(name)
@@ -160,6 +164,7 @@ class _Importer:
             else:
                 kind = SETTING_KINDS.get(model_field.get_internal_type(), "int")
                 setattr(event, name, data.get(name, kind, null=model_field.null))
+        event.timetable = as_json(stored(event))  # only readable slots, in the stored shape
         _valid(event, "event")
         if Event.objects.filter(festival=festival, slug=event.slug).exists():
             raise ImportRefused(

@@ -34,7 +34,7 @@ def real_arguments(world, event, sheet_ids=None, tokens=None) -> dict[str, list]
         "number": [1], "stage_id": [stage.pk if stage else 1], "registration": [registration.pk if registration else 1],
         "registration_id": [registration.pk if registration else 1], "draw": [draw.pk if draw else 1],
         "sheet_id": sheets or [1], "token": players or ["x" * 20], "link_token": [link.token if link else "x" * 20],
-        "fmt": ["csv", "xlsx"], "key": ["not-waiting"],
+        "fmt": ["csv", "xlsx"], "key": ["not-waiting"], "uidb64": ["MQ"],
     }
 
 

@@ -53,6 +53,21 @@ CONDUCT = {"action": "conduct_action", "step": "step", "{a}-number": "number", "
 REGISTRATION = {"name": "name", "contact": "contact", "birth_year": "birth_year", "affiliation": "name",
                 "ranking_id": "short_text"}
 
+FESTIVAL = {"name": "name", "slug": "slug", "starts_on": "date", "ends_on": "date", "venue": "name",
+            "contact": "contact", "timezone": "timezone", "languages": "language_code"}
+EVENT_FORM = {"preset": "preset", "name": "name", "slug": "slug", "game": "game_kind", "format": "format",
+              "ruleset": "ruleset", "capacity": "players", "expected_players": "players", "day": "date",
+              "checkin_opens": "time", "checkin_closes": "time", "starts": "time", "ends": "time",
+              "registration_opens_at": "moment", "registration_closes_at": "moment", "withdrawal_deadline": "moment",
+              "stage_games": "stage_games", "final_games": "games", "rotation_games": "games",
+              "first_seating": "first_seating", "ranking_points": "points", "under_15_no_points": "bool",
+              "tiebreaks": "tiebreaks", "public_draw": "bool", "public_standings": "bool", "public_scores": "bool",
+              "numbering": "numbering", "avoid_same_affiliation": "bool", "avoid_repeat_opponents": "bool",
+              "spread_seeds": "bool", "propose": "propose"}
+SCHEDULE = {"action": "slot_action", "slot-TOTAL_FORMS": "games", "slot-INITIAL_FORMS": "games",
+            "slot-{s}-kind": "slot_kind", "slot-{s}-number": "stage_no", "slot-{s}-label": "name",
+            "slot-{s}-starts": "time", "slot-{s}-ends": "time", "slot-{s}-remove": "bool"}
+
 ENDPOINTS = [
     # --- anyone: registration, the player's page, a table's private link, language, signing in and out ---
     E("event-register", REGISTRATION, ANYONE, ("open", "later", "clash", "classic", "other"), recipe="registration"),
@@ -80,6 +95,12 @@ ENDPOINTS = [
     E("draw-swap", {"first": "seated", "second": "seated"}, ORGANISERS, ("ready", "classic", "other"), recipe="swap"),
     E("draw-release", {}, ORGANISERS, ("ready", "fresh", "classic", "other")),
     E("draw-unrelease", {"reason": "reason"}, ORGANISERS, ("fresh", "ready", "classic", "other")),
+    # --- festivals and events, made and edited by organisers ---------------------------------------------
+    E("manage-festival-new", FESTIVAL, (SUPERUSER,), recipe="festival"),  # the world's staff may not create
+    E("manage-festival-edit", FESTIVAL, ORGANISERS, recipe="festival_edit"),
+    E("manage-event-new", EVENT_FORM, ORGANISERS, recipe="event"),
+    E("manage-event-edit", EVENT_FORM, ORGANISERS, recipe="event_edit"),
+    E("manage-event-schedule", SCHEDULE, ORGANISERS, recipe="schedule"),
     # --- the chief referee's board and the organiser's table links ---------------------------------------
     E("board-quick-confirm", BOARD_FILTER, CHIEFS, PLAYING),
     E("board-confirm", {}, CHIEFS, PLAYING),

@@ -32,7 +32,7 @@ from tournament.services import seating
 # permissions never change at run time; an upload waiting for its preview is the sender's, like a session.
 NOT_FINGERPRINTED = {"sessions", "axes", "contenttypes"}
 NOT_FINGERPRINTED_MODELS = {"auth.Permission", "tournament.PendingImport"}
-EXPANSIONS = {"p": range(1, 6), "i": range(0, 14), "a": ("warning", "disqualify", "leave")}
+EXPANSIONS = {"p": range(1, 6), "i": range(0, 14), "a": ("warning", "disqualify", "leave"), "s": range(0, 8)}
 LANGUAGES = ["en", "ko", "zh-hant", "zh-Hant-HK,zh;q=0.8", "ko-KR,ko;q=0.9,en;q=0.5", "xx", "*"]
 NONSENSE_INTS = [0, 2**31, 2**63, 10**30]
 

@@ -136,6 +136,26 @@ KINDS: dict[str, Kind] = {
     "fingerprint": choice("", "0" * 64, "deadbeef"),
     "seated": lambda aim: aim.pick(aim.extra.get("seated", []), aim.world.registrations()),
     "sheet_file": lambda aim: registrations_file(aim),
+    # festivals and events (tournament/forms/festival.py, timetable.py)
+    "date": choice("2030-11-02", "2030-11-03", "2030-11-01", "2030-02-31", "02/11/2030", "0001-01-01", "9999-12-31"),
+    "time": choice("10:20", "11:00", "14:30", "00:00", "23:59", "24:00", "25:99", "10:20:30", "1020"),
+    "moment": choice("2030-11-01T23:59", "2030-10-01T10:00", "2030-11-02T11:00", "2030-11-02 11:00",
+                     "2030-13-01T10:00", "9999-12-31T23:59"),
+    "slug": choice("busan-2030", "new-festival", "edit", "new-event", "import", "open", "x" * 61, "부산", "a b", ""),
+    "timezone": choice("Asia/Seoul", "Asia/Hong_Kong", "Europe/London", "Mars/Olympus", ""),
+    "language_code": choice("ko", "en", "zh-hant", "xx"),
+    "preset": choice("busan", "hk", "word", "", "chess"),
+    "game_kind": choice("classic", "word", "poker"),
+    "format": choice("busan", "hk", "swiss"),
+    "ruleset": choice("wrc-2014", "hk-2016", "casual", "house"),
+    "first_seating": choice("number", "random", "alphabet"),
+    "players": number(0, 6000),
+    "games": number(0, 10),
+    "stage_games": choice("3,3,3", "3,3", "3", "", "0,3", "3,,3", "10", "３,３"),
+    "tiebreaks": choice("", "wins,points", "wins,average,lot", "luck"),
+    "slot_kind": choice("round", "final", "briefing", "play", "scoring", "other", "checkin", "boss"),
+    "slot_action": choice("save", "generate", ""),
+    "propose": choice("", "1"),
 }
 
 
@@ -247,4 +267,92 @@ def keep_recipe(aim: Aim) -> dict:
     return {"number": "5", "note": f"apologised {SCRIPT}"}
 
 
-RECIPES = {"registration": registration_recipe, "keep": keep_recipe, "upload": upload_recipe, "sheet": sheet_recipe, "correction": correction_recipe, "swap": swap_recipe, "conduct": conduct_recipe}
+def _form_post(initial: dict, tz) -> dict:
+    """A festival or event form's initial values as the browser posts them (times in the festival's zone)."""
+    import datetime as dt
+
+    from django.utils import timezone
+
+    from tournament.forms.fields import as_text
+
+    data = {}
+    for name, value in initial.items():
+        if isinstance(value, dt.datetime):
+            data[name] = timezone.localtime(value, tz).strftime("%Y-%m-%dT%H:%M")
+        elif isinstance(value, dt.time):
+            data[name] = value.strftime("%H:%M")
+        elif isinstance(value, dt.date):
+            data[name] = value.isoformat()
+        elif isinstance(value, list) and name != "languages":
+            data[name] = as_text(value)
+        else:
+            data[name] = value
+    return _post({k: v for k, v in data.items() if not isinstance(v, list)}) | {
+        k: v for k, v in data.items() if isinstance(v, list)}
+
+
+def festival_recipe(aim: Aim) -> dict:
+    """A new festival (or the aimed one edited), with tags in its texts."""
+    zone = aim.event.festival.timezone if aim.event else "Asia/Hong_Kong"
+    return {"name": f"Festival {SCRIPT}", "slug": "", "starts_on": "2030-11-02", "ends_on": "2030-11-03",
+            "venue": f"Hall {IMG}", "contact": "a@example.org", "timezone": zone, "languages": ["ko", "en"]}
+
+
+def festival_edit_recipe(aim: Aim) -> dict | None:
+    """The aimed event's festival as its form shows it, renamed with a tag."""
+    from tournament.forms.festival import FestivalForm
+
+    if aim.event is None:
+        return None
+    festival = aim.event.festival
+    return _form_post(FestivalForm(festival=festival).initial, festival.tzinfo) | {"name": f"Renamed {SCRIPT}"}
+
+
+def event_recipe(aim: Aim) -> dict | None:
+    """A new Busan event of the aimed event's festival as the preset fills it, with a tag in its name."""
+    from tournament.forms.festival import EventForm
+
+    if aim.event is None:
+        return None
+    festival = aim.event.festival
+    initial = EventForm.initial_for_preset("busan", festival)
+    return _form_post(initial, festival.tzinfo) | {"name": f"Open {SCRIPT}"}
+
+
+def event_edit_recipe(aim: Aim) -> dict | None:
+    """The aimed event's form as it stands, renamed, with one place more."""
+    from tournament.forms.festival import EventForm
+
+    if aim.event is None:
+        return None
+    event = aim.event
+    return _form_post(EventForm.initial_for_event(event), event.festival.tzinfo) | {
+        "name": f"Renamed {IMG}", "capacity": str(event.capacity + 1)}
+
+
+def schedule_recipe(aim: Aim) -> dict | None:
+    """The aimed event's timetable as the editor shows it, with the prize-giving added at the end."""
+    import datetime as dt
+
+    from django.utils import timezone
+
+    from tournament.forms.timetable import initial_rows
+
+    if aim.event is None:
+        return None
+    with timezone.override(aim.event.festival.tzinfo):
+        rows = initial_rows(aim.event)
+    data = {"slot-TOTAL_FORMS": str(len(rows)), "slot-INITIAL_FORMS": str(len(rows)), "action": "save"}
+    for index, row in enumerate(rows):
+        for name, value in row.items():
+            if value not in (None, ""):
+                data[f"slot-{index}-{name}"] = value.strftime("%H:%M") if hasattr(value, "strftime") else str(value)
+    ends = timezone.localtime(aim.event.ends_at, aim.event.festival.tzinfo)
+    data |= {f"slot-{len(rows) - 2}-label": f"Prizes {SCRIPT}", f"slot-{len(rows) - 2}-ends": ends.strftime("%H:%M"),
+             f"slot-{len(rows) - 2}-starts": (ends - dt.timedelta(minutes=20)).strftime("%H:%M")}
+    return data
+
+
+RECIPES = {"registration": registration_recipe, "keep": keep_recipe, "upload": upload_recipe, "sheet": sheet_recipe, "correction": correction_recipe, "swap": swap_recipe, "conduct": conduct_recipe,
+           "festival": festival_recipe, "festival_edit": festival_edit_recipe, "event": event_recipe, "event_edit": event_edit_recipe,
+           "schedule": schedule_recipe}

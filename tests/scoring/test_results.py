@@ -185,6 +185,16 @@ def test_under_15_keeps_the_place_but_gets_no_ranking_points_and_nobody_moves_up
         (1, 100, False), (2, 0, True), (3, 50, False), (4, 40, False)]
 
 
+def test_an_event_that_switches_the_under_15_rule_off_gives_young_players_their_points():
+    stage, seats = played_busan_final(ranking_points=[100, 70, 50, 40], under_15_no_points=False)
+    second = stage.event.registrations.get(pk=seats[1]).player
+    second.birth_year = EVENT_YEAR - 12
+    second.save()
+    rows = event_results(stage.event).rows
+    assert [(row.place, row.ranking_points, row.under_age) for row in rows] == [
+        (1, 100, False), (2, 70, False), (3, 50, False), (4, 40, False)]
+
+
 def test_results_page_shows_the_podium_the_under_15_note_and_certificates(client):
     stage, seats = played_busan_final(ranking_points=[100, 70, 50, 40])
     event = stage.event

@@ -223,14 +223,18 @@ def test_festival_page_counts_each_event_by_state(organiser_client, event):
     assert url("manage-event", second) in page_text(response)
 
 
-def test_festival_page_links_staff_accounts_to_the_admin(client, event):
+def test_festival_page_links_to_the_apps_own_pages_never_the_admin(client, event):
+    """Organisers edit festivals and events in the app, even with is_staff (the admin is the superuser's)."""
     organiser = make_staff(event.festival, "organiser")
-    client.force_login(organiser)
-    admin_link = reverse("admin:tournament_festival_change", args=[event.festival.pk])
-    assert admin_link not in page_text(client.get(festival_url(event)))
     organiser.is_staff = True
     organiser.save()
-    assert admin_link in page_text(client.get(festival_url(event)))
+    client.force_login(organiser)
+    page = page_text(client.get(festival_url(event)))
+    assert "/admin/" not in page
+    assert reverse("manage-festival-edit", kwargs={"festival": event.festival.slug}) in page
+    assert reverse("manage-event-new", kwargs={"festival": event.festival.slug}) in page
+    assert url("manage-event-edit", event) in page
+    assert url("manage-event-schedule", event) in page
 
 
 # --- check-in control (R9) ---------------------------------------------------------------------------------
@@ -524,6 +528,8 @@ def test_home_queries_do_not_grow_with_festivals(client, size, django_assert_max
         make_event(festival)
         StaffRole.objects.create(festival=festival, user=user, role="desk")
     client.force_login(user)
+    # session, user, festivals, their events with their stages and released first seatings, my roles, my
+    # table assignments; may the user create festivals (its and its groups' rights).
     with django_assert_max_num_queries(9):
         assert client.get(reverse("manage-home")).status_code == 200
 

@@ -146,6 +146,13 @@ class Event(models.Model):
         validators=[ListValidator(_("Write whole numbers from 0 to 100000, comma-separated, e.g. 100,70,50."),
                                   low=0, high=100_000)],
     )
+    # R9: results count toward the Korean ranking except for players under 15; an event may give them points.
+    under_15_no_points = models.BooleanField(
+        _("no ranking points for players under 15"), default=True,
+        help_text=_("Rule R9: players under 15 keep their place but earn no ranking points."),
+    )
+    # The day's timetable as the organiser edited it (tournament.schedule): empty = generated from the plan.
+    timetable = models.JSONField(_("schedule as edited"), default=list, blank=True)
     # Standings order (R7): empty = wins, then points as the rules say (total or average).
     tiebreaks = ListField(
         _("standings order"), max_length=80, blank=True, default=list,

@@ -211,3 +211,18 @@ def withdraw(*, registration: Registration, actor: Actor, now=None, by_organiser
         if freed_place and event.withdrawal_is_open(now):
             _promote_from_waiting_list(event=event, actor=actor, now=now)
     return registration
+
+
+def fill_free_places(*, event: Event, actor: Actor, now=None) -> list[Registration]:
+    """The organiser added places: the waiting list moves up, in line order, until they are taken.
+
+    For a service that already holds the event's lock (editing the event's capacity)."""
+    now = now or timezone.now()
+    taken = Registration.objects.filter(event=event, status=Registration.Status.REGISTERED).count()
+    promoted = []
+    for _place in range(max(event.capacity - taken, 0)):
+        registration = _promote_from_waiting_list(event=event, actor=actor, now=now)
+        if registration is None:
+            break
+        promoted.append(registration)
+    return promoted

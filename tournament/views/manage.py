@@ -141,6 +141,9 @@ def _audit_detail(entry: AuditEntry) -> str:
         if after.get("seed") is not None:
             return _("%(method)s, seed %(seed)s") % {"method": method, "seed": after["seed"]}
         return method
+    if entry.action == "event.updated":  # which details: their names, as the event's form calls them
+        return ", ".join(str(Event._meta.get_field(name).verbose_name) for name in after
+                         if name in {f.name for f in Event._meta.get_fields()})
     return entry.reason
 
 

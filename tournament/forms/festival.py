@@ -1,0 +1,296 @@
+"""The festival form and the guided event form (tournament/services/festivals.py does the work).
+
+Times are read and shown in the festival's time zone: views activate it (tournament/views/helpers.py), and the
+event form builds its moments with the festival's zone itself, so a Hong Kong event's 10:20 stays 10:20.
+The event's day and its four times of day are plain date and time inputs; registration and withdrawal
+deadlines are date-and-time inputs. Everything works without JavaScript.
+"""
+
+import datetime as dt
+
+from django import forms
+from django.conf import settings
+from django.core.exceptions import ValidationError
+from django.utils import timezone
+from django.utils.translation import gettext_lazy as _
+
+from ..models import Event, Festival
+from ..models.festival import TIMEZONE_CHOICES
+from ..presets import (
+    MAX_PLAYERS,
+    PRESETS,
+    day_times,
+    event_values,
+    plan_line,
+    preset_for_format,
+    proposed_stage_games,
+)
+from ..services.festivals import DAY, EVENT_FIELDS, event_slug_taken, festival_slug_taken, free_slug
+from .fields import as_text
+from .registration import clean_text
+
+DATE = {"type": "date"}
+TIME = {"type": "time"}
+MOMENT = {"type": "datetime-local"}
+
+
+def date_input():
+    return forms.DateInput(attrs=DATE, format="%Y-%m-%d")
+
+
+def time_input(attrs=None):
+    return forms.TimeInput(attrs={**TIME, **(attrs or {})}, format="%H:%M")
+
+
+def moment_input():
+    return forms.DateTimeInput(attrs=MOMENT, format="%Y-%m-%dT%H:%M")
+
+
+def _text(value: str) -> str:
+    return clean_text(value or "")
+
+
+def _model_field(model, name, **kwargs):
+    return model._meta.get_field(name).formfield(**kwargs)
+
+
+def _checkbox(name: str) -> forms.BooleanField:
+    model_field = Event._meta.get_field(name)
+    return forms.BooleanField(label=model_field.verbose_name, help_text=model_field.help_text, required=False)
+
+
+class FestivalForm(forms.Form):
+    name = forms.CharField(label=_("Name"), max_length=200)
+    slug = forms.SlugField(
+        label=_("Short name in links"), max_length=60, required=False,
+        help_text=_("Letters a–z, digits and hyphens, as in …/f/busan-2030/. Leave it empty to make one from "
+                    "the name (or the year)."),
+        error_messages={"invalid": _("Use only letters a–z, digits and hyphens, e.g. busan-2030.")},
+    )
+    starts_on = forms.DateField(label=_("First day"), widget=date_input())
+    ends_on = forms.DateField(label=_("Last day"), widget=date_input(), required=False,
+                              help_text=_("Leave it empty for a festival of one day."))
+    venue = forms.CharField(label=_("Venue"), max_length=200, required=False)
+    contact = forms.CharField(label=_("Contact"), max_length=200, required=False,
+                              help_text=_("Shown to players: an e-mail address or a phone number."))
+    timezone = forms.ChoiceField(label=_("Time zone"), choices=TIMEZONE_CHOICES, initial="Asia/Seoul",
+                                 help_text=_("Every time of the festival's events is in this time zone."))
+    languages = forms.MultipleChoiceField(
+        label=_("Languages offered"), choices=settings.LANGUAGES, widget=forms.CheckboxSelectMultiple,
+        initial=["ko", "en"], error_messages={"required": _("Offer at least one language.")},
+    )
+
+    def __init__(self, *args, festival: Festival | None = None, **kwargs):
+        self.festival = festival
+        if festival is not None and "initial" not in kwargs:
+            kwargs["initial"] = {name: getattr(festival, name) for name in self.base_fields}
+        super().__init__(*args, **kwargs)
+
+    def clean_name(self):
+        return _text(self.cleaned_data["name"])
+
+    def clean_venue(self):
+        return _text(self.cleaned_data["venue"])
+
+    def clean_contact(self):
+        return _text(self.cleaned_data["contact"])
+
+    def clean(self):
+        data = super().clean()
+        first, last = data.get("starts_on"), data.get("ends_on")
+        if first and not last:
+            data["ends_on"] = last = first
+        if first and last and last < first:
+            self.add_error("ends_on", _("The last day cannot be before the first day."))
+        if not data.get("slug") and data.get("name") and first:
+            mine = self.festival.pk if self.festival else None
+            data["slug"] = free_slug(data["name"], f"festival-{first.year}",
+                                     lambda slug: festival_slug_taken(slug, exclude=mine))
+        return data
+
+    def values(self) -> dict:
+        return {name: self.cleaned_data[name] for name in self.base_fields}
+
+
+# --- events ------------------------------------------------------------------------------------------------
+
+# Form fields that stand for model fields of another name (the day's times), for refusals from the service.
+FORM_FIELD = {"starts_at": "starts", "ends_at": "ends", "checkin_opens_at": "checkin_opens",
+              "checkin_closes_at": "checkin_closes", DAY: "day"}
+TIMES = {"checkin_opens": "checkin_opens_at", "checkin_closes": "checkin_closes_at", "starts": "starts_at",
+         "ends": "ends_at"}
+MOMENTS = ("registration_opens_at", "registration_closes_at", "withdrawal_deadline")
+
+
+class PresetForm(forms.Form):
+    """The first step: which kind of event (?preset=busan); every value can be changed afterwards."""
+
+    preset = forms.ChoiceField(choices=[(key, preset.name) for key, preset in PRESETS.items()],
+                               error_messages={"invalid_choice": _("Choose one of the kinds of event.")})
+
+
+class EventForm(forms.Form):
+    # Which preset the form started from; kept for the page only (the values themselves are what counts).
+    preset = forms.CharField(required=False, max_length=20, widget=forms.HiddenInput)
+    name = forms.CharField(label=_("Name"), max_length=200)
+    slug = forms.SlugField(
+        label=_("Short name in links"), max_length=60, required=False,
+        help_text=_("Letters a–z, digits and hyphens. Leave it empty to make one from the name."),
+        error_messages={"invalid": _("Use only letters a–z, digits and hyphens, e.g. open-2030.")},
+    )
+    game = forms.ChoiceField(label=_("Kind of game"), choices=Event.Game.choices)
+    format = forms.ChoiceField(label=_("Format"), choices=Event.Format.choices)
+    ruleset = forms.ChoiceField(label=_("Rules"), choices=Event.Ruleset.choices)
+    capacity = forms.IntegerField(label=_("Places"), min_value=2, max_value=MAX_PLAYERS,
+                                  help_text=_("Players beyond this go on the waiting list."))
+    expected_players = forms.IntegerField(
+        label=_("Expected players"), min_value=2, max_value=MAX_PLAYERS, required=False,
+        help_text=_("The plan is proposed for this many; empty: as many as the places."))
+    day = forms.DateField(label=_("Day"), widget=date_input())
+    checkin_opens = forms.TimeField(label=_("Check-in opens"), widget=time_input())
+    checkin_closes = forms.TimeField(label=_("Check-in closes"), widget=time_input(),
+                                     help_text=_("Late arrivals are refused after this (rule R9)."))
+    starts = forms.TimeField(label=_("Play starts"), widget=time_input())
+    ends = forms.TimeField(label=_("Ends"), widget=time_input())
+    registration_opens_at = forms.DateTimeField(label=_("Registration opens"), widget=moment_input())
+    registration_closes_at = forms.DateTimeField(label=_("Registration closes"), widget=moment_input())
+    withdrawal_deadline = forms.DateTimeField(label=_("Withdrawal deadline"), widget=moment_input())
+    stage_games = _model_field(Event, "stage_games", label=_("Games in each round"))
+    final_games = forms.IntegerField(label=_("Games in the final"), min_value=1, max_value=9)
+    rotation_games = forms.IntegerField(label=_("Games"), min_value=1, max_value=9,
+                                        help_text=_("Rule R8.2: 3 in the Hong Kong rules (the conduct rules "
+                                                    "mention 4)."))
+    first_seating = forms.ChoiceField(label=_("Game 1 seating"), choices=Event.FirstSeating.choices)
+    ranking_points = _model_field(Event, "ranking_points")
+    under_15_no_points = _checkbox("under_15_no_points")
+    tiebreaks = _model_field(Event, "tiebreaks")
+    public_draw = _checkbox("public_draw")
+    public_standings = _checkbox("public_standings")
+    public_scores = _checkbox("public_scores")
+    numbering = forms.ChoiceField(label=_("Player numbers"), choices=Event.Numbering.choices,
+                                  widget=forms.RadioSelect)
+    avoid_same_affiliation = _checkbox("avoid_same_affiliation")
+    avoid_repeat_opponents = _checkbox("avoid_repeat_opponents")
+    spread_seeds = _checkbox("spread_seeds")
+
+    def __init__(self, *args, festival: Festival, event: Event | None = None, locked: dict | None = None,
+                 **kwargs):
+        self.festival, self.event, self.locked = festival, event, locked or {}
+        super().__init__(*args, **kwargs)
+        for name, reason in self.locked.items():
+            if name in self.fields:
+                self.fields[name].help_text = reason
+                self.fields[name].widget.attrs["aria-describedby"] = f"id_{name}_helptext"
+
+    # --- what the form starts with ---
+
+    @classmethod
+    def initial_for_preset(cls, key: str, festival: Festival, now=None) -> dict:
+        preset = PRESETS[key]
+        values = event_values(preset, day=festival.starts_on, tz=festival.tzinfo, now=now or timezone.now())
+        name = str(preset.name)
+        slug = free_slug("", preset.slug, lambda slug: event_slug_taken(festival, slug))
+        return {"preset": key, "name": name, "slug": slug, "expected_players": values["capacity"],
+                **cls._split(values, festival)}
+
+    @classmethod
+    def initial_for_event(cls, event: Event) -> dict:
+        values = {name: getattr(event, name) for name in EVENT_FIELDS}
+        return {"expected_players": event.capacity, **cls._split(values, event.festival)}
+
+    @staticmethod
+    def _split(values: dict, festival: Festival) -> dict:
+        tz = festival.tzinfo
+        out = {name: value for name, value in values.items() if name not in TIMES.values()}
+        out["day"] = timezone.localtime(values["starts_at"], tz).date()
+        for name, model_name in TIMES.items():
+            out[name] = timezone.localtime(values[model_name], tz).time().replace(second=0, microsecond=0)
+        for name in MOMENTS:
+            out[name] = timezone.localtime(values[name], tz)
+        return out
+
+    # --- reading ---
+
+    def clean_name(self):
+        return _text(self.cleaned_data["name"])
+
+    def clean(self):
+        data = super().clean()
+        tz = self.festival.tzinfo
+        day = data.get("day")
+        if day is not None:
+            for name, model_name in TIMES.items():
+                if data.get(name) is not None:
+                    data[model_name] = timezone.make_aware(dt.datetime.combine(day, data[name]), tz)
+        pairs = [("starts_at", "ends_at", "ends", _("The event must end after it starts.")),
+                 ("checkin_opens_at", "checkin_closes_at", "checkin_closes", _("Check-in must close after it opens.")),
+                 ("registration_opens_at", "registration_closes_at", "registration_closes_at",
+                  _("Registration must close after it opens."))]
+        for first, last, where, message in pairs:
+            if data.get(first) and data.get(last) and data[last] <= data[first] and where not in self.errors:
+                self.add_error(where, message)
+        if data.get("name") and not data.get("slug"):
+            preset = preset_for_format(data.get("format"), data.get("game"))
+            mine = self.event.pk if self.event else None
+            data["slug"] = free_slug(data["name"], preset.slug,
+                                     lambda slug: event_slug_taken(self.festival, slug, exclude=mine))
+        if self.event is not None:
+            for name, reason in self.locked.items():
+                if name in data and name not in self.errors and data[name] != getattr(self.event, name):
+                    self.add_error(name, reason)
+        return data
+
+    def values(self) -> dict:
+        return {name: self.cleaned_data[name] for name in EVENT_FIELDS}
+
+    def refuse(self, errors: dict) -> None:
+        """Show a service's refusals (by model field) at the form's fields."""
+        for name, message in errors.items():
+            where = FORM_FIELD.get(name, name)
+            self.add_error(where if where in self.fields else None, message)
+
+    # --- the plan, and proposing it again ---
+
+    def _parsed(self, name):
+        try:
+            return self.fields[name].clean(self[name].value())
+        except ValidationError:
+            return None
+
+    def current(self, name):
+        """A field's value as typed if it reads, else as the form started."""
+        if self.is_bound:
+            return self._parsed(name)
+        value = self.initial.get(name, self.fields[name].initial)
+        if not isinstance(value, str):
+            return value
+        try:  # proposed again from what was typed: it may be anything
+            return self.fields[name].clean(value)
+        except ValidationError:
+            return None
+
+    def plan(self) -> str:
+        """The plan shown under the round settings: "128 → 64 → 32 → final 4"."""
+        players = self.current("expected_players") or self.current("capacity")
+        return plan_line(format=self.current("format") or Event.Format.BUSAN, players=players or 0,
+                         stage_games=self.current("stage_games") or (), final_games=self.current("final_games") or 1,
+                         rotation_games=self.current("rotation_games") or 3)
+
+    def proposal(self) -> dict:
+        """The typed values with the plan and the day's times proposed again from the expected players and the
+        start time (the "Propose" button: no JavaScript needed). Unreadable values are kept as typed."""
+        data = {name: self[name].value() for name in self.fields}
+        format = self._parsed("format") or Event.Format.BUSAN
+        preset = preset_for_format(format, self._parsed("game"))
+        players = self._parsed("expected_players") or self._parsed("capacity") or preset.capacity
+        games = (self._parsed("stage_games") or [preset.games])[0]
+        stage_games = proposed_stage_games(players, games) if format == Event.Format.BUSAN else (
+            self._parsed("stage_games") or [preset.games])
+        final_games, rotation_games = self._parsed("final_games") or 1, self._parsed("rotation_games") or preset.games
+        day, start = self._parsed("day") or self.festival.starts_on, self._parsed("starts") or preset.start
+        times = day_times(format=format, day=day, start=start, tz=self.festival.tzinfo, stage_games=stage_games,
+                          final_games=final_games, rotation_games=rotation_games)
+        data.update(expected_players=players, stage_games=as_text(stage_games), day=day)
+        for name, model_name in TIMES.items():
+            data[name] = timezone.localtime(times[model_name], self.festival.tzinfo).time()
+        return data

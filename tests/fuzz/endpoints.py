@@ -101,6 +101,11 @@ ENDPOINTS = [
     E("manage-event-new", EVENT_FORM, ORGANISERS, recipe="event"),
     E("manage-event-edit", EVENT_FORM, ORGANISERS, recipe="event_edit"),
     E("manage-event-schedule", SCHEDULE, ORGANISERS, recipe="schedule"),
+    # --- staff and roles: accounts made by organisers, their one-time password links --------------------
+    E("manage-staff-add", {"identifier": "identifier", "role": "role"}, ORGANISERS),
+    E("manage-staff-remove", {"user": "user", "role": "role"}, ORGANISERS),
+    E("manage-staff-link", {"user": "user"}, NOBODY),  # shows a link; writes nothing
+    E("password_reset_confirm", {"new_password1": "password", "new_password2": "password"}, NOBODY),
     # --- the chief referee's board and the organiser's table links ---------------------------------------
     E("board-quick-confirm", BOARD_FILTER, CHIEFS, PLAYING),
     E("board-confirm", {}, CHIEFS, PLAYING),

@@ -126,6 +126,8 @@ KINDS: dict[str, Kind] = {
     "next": choice("/", "/manage/", "https://evil.example/", "//evil.example/x", "/\\evil.example", "javascript:alert(1)",
                    "xxx", "manage-home"),
     "username": text("organiser", "admin"),
+    "identifier": choice("referee", "Desk", "new.person@example.org", "bad@", "two words", "", "x" * 300),
+    "role": choice("desk", "referee", "chief referee", "organiser", "king", ""),
     "password": choice("wrong", "", "pw-for-tests-only"),
     "registration": id_of(lambda a: a.world.registrations(a.event), lambda a: a.world.registrations()),
     "seat_registration": seat_registration,

@@ -230,7 +230,7 @@ def closing_preview(stage: Stage) -> Preview:
     lines += [_("%(next)s is created with them, ready to be drawn.")
               % {"next": next_plan(stage, len(advancing)).display_name}, closed_line]
     names = dict(Registration.objects.filter(pk__in=advancing).values_list("pk", "player__name"))
-    return Preview(title=title, lines=lines, groups=[Group(_("Advance"), [names.get(p, str(p)) for p in advancing])],
+    return Preview(title=title, lines=lines, groups=[Group(_("Advancing"), [names.get(p, str(p)) for p in advancing])],
                    facts=["close", stage.pk, advancing, players, lots])
 
 

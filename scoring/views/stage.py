@@ -119,6 +119,7 @@ def close(request, event, stage):
         request, preview=lambda: progress.closing_preview(stage),
         call=lambda expect: progress.close_stage(stage=stage, actor=Actor.of(request), expect=expect),
         page=Page(action=stage_url(event, stage, "board-close"), back=stage_url(event, stage),
+                  back_label=stage.display_name,
                   button=_("Close the stage"), fix=_fix(event, stage), danger=True,
                   context={"festival": event.festival, "event": event}),
         done=lambda following: _closed(stage, following),

@@ -105,7 +105,8 @@ def release(request, event, draw):
         call=lambda expect: draw_services.release_draw(draw=draw, actor=Actor.of(request), expect=expect),
         page=Page(action=reverse("draw-release", kwargs={"festival": event.festival.slug, "event": event.slug,
                                                          "draw": draw.pk}),
-                  back=_back(event), button=_("Release the draw"), context={"festival": event.festival, "event": event}),
+                  back=_back(event), back_label=_("Table draw"), button=_("Release the draw"),
+                  context={"festival": event.festival, "event": event}),
         done=_("The draw is released: players can see their tables now."), then=_back(event))
 
 

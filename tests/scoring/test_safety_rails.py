@@ -252,3 +252,15 @@ def test_a_bad_game_on_the_confirmation_changes_nothing(client, busy_game, query
     assert client.get(target, query).status_code in (302, 404)
     assert client.post(target, {**query, "confirm": "0" * 24}).status_code in (302, 404)
     assert not ScoreSheet.objects.filter(status=S.CONFIRMED).exists()
+
+
+@pytest.mark.parametrize("players", [8, 64])
+def test_the_closing_confirmation_takes_the_same_queries_for_any_number_of_players(client, players,
+                                                                                  django_assert_max_num_queries):
+    stage = released_stage(players, capacity=players)
+    organiser = make_staff(stage.event.festival, "organiser")
+    play(stage, organiser)
+    client.force_login(organiser)
+    with django_assert_max_num_queries(22):
+        page = client.get(stage_url("board-close", stage))
+    assert f"{players // 2} players advance" in text(page)

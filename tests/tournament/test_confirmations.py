@@ -226,3 +226,21 @@ def test_the_first_round_button_says_why_it_is_disabled(organiser_client, event)
     assert 'aria-describedby="start-blockers"' in html
     assert "Close check-in and assign player numbers before the first draw." in html
     assert url("manage-event", event) + "#numbers-heading" in html
+
+
+# --- constant query counts ---------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("size", [3, 300])
+def test_the_check_in_confirmation_lists_everyone_in_the_same_queries(organiser_client, event, size,
+                                                                      django_assert_max_num_queries):
+    event.checkin_override = Event.CheckinOverride.OPEN
+    event.capacity = 2 * size
+    event.save()
+    now = timezone.now()
+    for _i in range(size):
+        make_registration(event, checked_in_at=now)
+        make_registration(event)
+    with django_assert_max_num_queries(7):
+        page = organiser_client.get(url("manage-checkin", event), {"checkin": "closed"})
+    assert f"{size} registered players not checked in" in text(page)

@@ -209,10 +209,11 @@ def closing_preview(stage: Stage) -> Preview:
     next; or why it cannot be closed yet (`blockers`: the page shows them beside the button, the service
     refuses with them)."""
     title = _("Close %(stage)s") % {"stage": stage.display_name}
-    blockers = closing_blockers(stage)
+    blockers = [Blocker("closed", _("This stage is already closed."))] if stage.closed_at else missing_sheets(stage)
+    result = advancement(stage) if not blockers else None
+    blockers = blockers or closing_blockers(stage, complete=True, result=result)
     if blockers:
         return Preview(title=title, blockers=blockers)
-    result = advancement(stage)
     players = sorted(StageEntry.objects.filter(stage=stage).values_list("registration_id", flat=True))
     closed_line = _("Referees can no longer enter sheets for it; corrections stay possible.")
     if result is None:

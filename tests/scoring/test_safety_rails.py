@@ -261,6 +261,6 @@ def test_the_closing_confirmation_takes_the_same_queries_for_any_number_of_playe
     organiser = make_staff(stage.event.festival, "organiser")
     play(stage, organiser)
     client.force_login(organiser)
-    with django_assert_max_num_queries(22):
+    with django_assert_max_num_queries(17):
         page = client.get(stage_url("board-close", stage))
     assert f"{players // 2} players advance" in text(page)

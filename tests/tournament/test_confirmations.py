@@ -244,3 +244,12 @@ def test_the_check_in_confirmation_lists_everyone_in_the_same_queries(organiser_
     with django_assert_max_num_queries(7):
         page = organiser_client.get(url("manage-checkin", event), {"checkin": "closed"})
     assert f"{size} registered players not checked in" in text(page)
+
+
+def test_a_release_says_when_the_public_does_not_see_the_draw(client, drafted):
+    event = drafted.stage.event
+    event.public_draw = False
+    event.save()
+    client.force_login(make_staff(event.festival, "organiser"))
+    html = text(client.get(url("draw-release", event, draw=drafted.pk)))
+    assert "the public draw pages are switched off for this event" in html and "and the public" not in html

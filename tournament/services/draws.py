@@ -185,9 +185,12 @@ def release_preview(draw: Draw) -> Preview:
         return Preview(title=title, blockers=[Blocker("not_draft", _("Only a draft can be released."))])
     tables = draw.tables.count()
     players = draw.seats.count()
+    shown = (_("%(players)s players at %(tables)s tables; players and the public will see it.")
+             if stage.event.public_draw else
+             _("%(players)s players at %(tables)s tables; players will see it on their own pages (the public "
+               "draw pages are switched off for this event)."))
     lines = [
-        _("%(players)s players at %(tables)s tables; players and the public will see it.")
-        % {"players": players, "tables": tables},
+        shown % {"players": players, "tables": tables},
         _("Until a result is entered you can take it back to draft, with a reason."),
     ]
     if draw.violations:
@@ -195,7 +198,8 @@ def release_preview(draw: Draw) -> Preview:
                                  "%(count)s constraints could not be met (see the draw page).",
                                  len(draw.violations)) % {"count": len(draw.violations)})
     return Preview(title=title, lines=lines,
-                   facts=["release", draw.pk, draw.status, draw.swaps, players, tables, len(draw.violations)])
+                   facts=["release", draw.pk, draw.status, draw.swaps, players, tables, len(draw.violations),
+                          stage.event.public_draw])
 
 
 def release_draw(*, draw: Draw, actor: Actor, now=None, expect: str | None = None) -> Draw:

@@ -260,7 +260,7 @@ STAFF_PAGES = {
     "manage-home", "manage-festival", "manage-event", "manage-import", "manage-draws", "draw-print",
     "draw-cards", "board", "board-stage", "board-sheet", "board-correct", "board-links", "board-print", "desk",
     "desk-search", "desk-counts", "desk-missing", "referee-table", "referee-game", "manage-results",
-    "manage-results-print", "conduct",
+    "manage-results-print", "conduct", "manage-checkin",
 }
 
 

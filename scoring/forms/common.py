@@ -3,6 +3,7 @@
 import uuid
 
 from django import forms
+from django.utils.translation import gettext_lazy as _
 
 KEY_PATTERN = r"^[0-9a-f]{32}$"
 
@@ -29,3 +30,9 @@ class TapRadio(forms.RadioSelect):
 
 def checkbox() -> forms.CheckboxInput:
     return forms.CheckboxInput(attrs={"class": "form-check-input"})
+
+
+def reason_field() -> forms.CharField:
+    """Why a confirmed sheet is corrected (kept with the new version and in the audit log)."""
+    return forms.CharField(label=_("Reason for the correction"), max_length=1000,
+                           widget=forms.Textarea(attrs={"rows": 2, "class": "form-control"}))

@@ -11,6 +11,8 @@ from typing import Any
 
 from rules.validation import ERROR
 
+from ..forms.common import new_key
+
 
 @dataclass(frozen=True)
 class Judgement:
@@ -48,17 +50,14 @@ class SheetGame(ABC):
     entry_template: str  # the referee's form fields (inside the one referee page)
     check_template: str  # the live check's game-specific part: problems, scores, totals
     recorded_template: str  # a recorded sheet, read-only
-    correction_template: str  # the chief referee's correction fields (inside the one correction page)
     line_template: str  # one seat's line on the chief referee's view of a sheet
     review_template: str  # what that view adds after the lines ("" for nothing)
-    script: str  # the referee page's script (a static path)
-    correction_script: str  # the correction page's script ("" for none)
+    script: str  # the script of the referee's page and of the chief referee's correction page (a static path)
     badge: str  # shown beside the page title ("" for none)
     page_class: str  # extra CSS class of the page
     check_id: str  # the element the live check is swapped into
     marks_seats: bool  # the live check marks each problem at its seat card
     keeps_drafts: bool  # the page keeps a draft on the phone until the server has the sheet
-    correction_key_field: str  # the correction form's one-time key field
 
     @abstractmethod
     def check_kind(self, entry) -> None:
@@ -86,23 +85,20 @@ class SheetGame(ABC):
 
     @abstractmethod
     def correction_form(self, data=None, *, event, seats, initial=None):
-        """The chief referee's form: the entry's fields (under `event`'s rules), a reason and a one-time key."""
+        """The chief referee's form: the referee's entry form (same fields, same page parts, same live check)
+        plus a reason; its one-time key is `idempotency_key`, required."""
 
     @abstractmethod
     def initial_from(self, sheet) -> dict:
         """A recorded sheet as the entry form's data: a returned sheet is corrected, not typed again."""
 
-    @abstractmethod
     def correction_initial(self, sheet) -> dict:
         """A confirmed sheet as the correction form's data, with a new one-time key."""
+        return {**self.initial_from(sheet), "idempotency_key": new_key()}
 
     @abstractmethod
     def check_context(self, form, judgement: Judgement | None) -> dict:
         """What the entry and check templates need besides the form and the judgement."""
-
-    @abstractmethod
-    def correction_context(self, form, judgement: Judgement | None) -> dict:
-        """What the correction template needs besides the form and the judgement."""
 
     def review_context(self, sheet, lines) -> dict:
         """What `review_template` needs, for the recorded `sheet` and its SheetSeat `lines`."""

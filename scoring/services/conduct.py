@@ -19,6 +19,7 @@ from django.utils.translation import gettext as _
 from tournament.formats.tables import MIN_TABLE, MergeProposal, merge_proposal
 from tournament.models import ConductRecord, Draw, Event, Registration, Stage, StageEntry
 from tournament.services.audit import Actor, record
+from tournament.services.confirmation import Unconfirmed, state_of
 from tournament.services.errors import ServiceError
 from tournament.services.locking import lock_event
 from tournament.services.seating import player_ids, plays_each_game_anew, working_draw
@@ -102,10 +103,13 @@ def _check_when(event: Event, stage: Stage | None, game: int | None) -> None:
 
 
 def record_conduct(*, event: Event, registration: Registration, kind: str, note: str, actor: Actor,
-                   stage: Stage | None = None, game: int | None = None, request_key: str = "") -> ConductRecord:
+                   stage: Stage | None = None, game: int | None = None, request_key: str = "",
+                   expect: str | None = None) -> ConductRecord:
     """Record a warning, disqualification, withdrawal or forfeit (R9). Records are never changed or deleted.
 
-    `request_key`: the form's one-time key; the same key again returns the record it made (a resent form)."""
+    `request_key`: the form's one-time key; the same key again returns the record it made (a resent form).
+    `expect`: for a departure, the `departure_effect(…).state` the chief referee confirmed; the effect is
+    worked out again under the lock and a change since refuses (tournament.services.confirmation)."""
     if kind not in ConductRecord.OFFENCES:
         raise ServiceError(_("Choose what to record."), code="kind")
     note = _clean_note(note)
@@ -123,6 +127,9 @@ def record_conduct(*, event: Event, registration: Registration, kind: str, note:
         if left is not None:
             raise ServiceError(_("This player already left the event (%(kind)s).") % {"kind": left.get_kind_display()},
                                code="already_left")
+        if expect is not None and kind in ConductRecord.LEAVES_EVENT and expect != departure_effect(
+                event=event, registration=registration, kind=kind).state:
+            raise Unconfirmed(stale=bool(expect))
         try:
             with transaction.atomic():  # the same key sent for two players at once: one wins, one is refused
                 conduct = ConductRecord.objects.create(
@@ -175,6 +182,13 @@ class Effect:
     proposal: MergeProposal | None = None
     names: dict[int, str] = field(default_factory=dict)  # registration id → "#12 Name" for the proposal
     notes: list[str] = field(default_factory=list)  # translated sentences: later draws, advancement, results
+
+    @property
+    def state(self) -> str:
+        """What the page showed, as the confirmation carries it back (tournament.services.confirmation)."""
+        return state_of(["departure", self.registration.pk, self.kind, self.games_played,
+                         self.draw.pk if self.draw else None, self.table, self.left_at_table, self.games_left,
+                         [str(note) for note in self.notes]])
 
     @property
     def short_table(self) -> bool:

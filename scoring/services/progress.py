@@ -8,16 +8,18 @@ Only confirmed sheets count. Everything here reads them as plain `SeatResult`s a
 from django.db import transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
 
 from tournament.formats import busan, hongkong
 from tournament.formats.draw import ALGORITHM_VERSION, draw_seat_orders, new_seed
 from tournament.formats.ranking import SeatResult, draw_lot
-from tournament.models import ConductRecord, Draw, Event, Lot, Stage, StageEntry
+from tournament.models import ConductRecord, Draw, DrawTable, Event, Lot, Registration, Stage, StageEntry
 from tournament.services.audit import Actor, record
+from tournament.services.confirmation import Blocker, Group, Preview
 from tournament.services.draws import busan_settings
 from tournament.services.errors import ServiceError
 from tournament.services.locking import lock_event
-from tournament.services.seating import game_draw, player_ids, write_seating
+from tournament.services.seating import game_draw, player_ids, released_draws, write_seating
 
 from ..models import ScoreSheet, SheetSeat
 
@@ -147,28 +149,114 @@ def draw_lots_at_cut(*, stage: Stage, actor: Actor, seed: int | None = None) -> 
     return lots
 
 
-def close_stage(*, stage: Stage, actor: Actor, now=None) -> Stage | None:
-    """End a Busan stage: everyone who advances enters the next stage (R8.1). Returns the next stage."""
+TABLES_NAMED = 8  # a blocker names this many tables, then "…"
+
+
+def missing_sheets(stage: Stage) -> list[Blocker]:
+    """Per game, the tables without a confirmed sheet (or the seating still missing); three queries."""
+    draws = released_draws(stage)
+    if not draws:
+        return [Blocker("not_released", _("The draw of %(stage)s is not released yet.")
+                        % {"stage": stage.display_name})]
+    numbers: dict[int, list[int]] = {}
+    for draw_id, number in (DrawTable.objects.filter(draw__in={d.pk for d in draws.values()})
+                            .order_by("number").values_list("draw", "number")):
+        numbers.setdefault(draw_id, []).append(number)
+    confirmed = set(ScoreSheet.objects.filter(stage=stage, status=ScoreSheet.Status.CONFIRMED)
+                    .values_list("game", "table_number"))
+    blockers = []
+    for game in range(1, stage.games + 1):
+        draw = draws.get(game)
+        if draw is None:  # Hong Kong: seated by the movement once the game before is complete (R8.2)
+            blockers.append(Blocker("unseated", _("Game %(game)s is not seated yet: it is seated when every table "
+                                                  "of game %(before)s is confirmed.") % {"game": game, "before": game - 1},
+                                    game=game - 1))
+            continue
+        missing = [n for n in numbers.get(draw.pk, []) if (game, n) not in confirmed]
+        if len(missing) == 1:
+            blockers.append(Blocker("incomplete", _("Table %(table)s, game %(game)s has no confirmed sheet.")
+                                    % {"table": missing[0], "game": game}, game=game, table=missing[0]))
+        elif missing:
+            named = ", ".join(str(n) for n in missing[:TABLES_NAMED]) + (", …" if len(missing) > TABLES_NAMED else "")
+            blockers.append(Blocker("incomplete", _("Game %(game)s: %(count)s tables have no confirmed sheet "
+                                                    "(%(tables)s).") % {"game": game, "count": len(missing),
+                                                                        "tables": named}, game=game))
+    return blockers
+
+
+_UNKNOWN = object()
+
+
+def closing_blockers(stage: Stage, *, complete: bool | None = None, result=_UNKNOWN) -> list[Blocker]:
+    """Why the stage cannot be closed now: closed already, sheets not confirmed, ties at the cut without a lot.
+    A page that knows already whether every game is `complete` and the `advancement` result passes them."""
+    if stage.closed_at:
+        return [Blocker("closed", _("This stage is already closed."))]
+    blockers = [] if complete else missing_sheets(stage)
+    if blockers:
+        return blockers
+    if result is _UNKNOWN:
+        result = advancement(stage)
+    if result is not None and not result.resolved:
+        count = len(result.ties)
+        return [Blocker("tie", ngettext("%(count)s tie at the cut still needs a lot.",
+                                        "%(count)s ties at the cut still need a lot.", count) % {"count": count})]
+    return []
+
+
+def closing_preview(stage: Stage) -> Preview:
+    """What closing the stage does (R8.1): who advances, who is out, the lots that settled ties, what comes
+    next; or why it cannot be closed yet (`blockers`: the page shows them beside the button, the service
+    refuses with them)."""
+    title = _("Close %(stage)s") % {"stage": stage.display_name}
+    blockers = [Blocker("closed", _("This stage is already closed."))] if stage.closed_at else missing_sheets(stage)
+    result = advancement(stage) if not blockers else None
+    blockers = blockers or closing_blockers(stage, complete=True, result=result)
+    if blockers:
+        return Preview(title=title, blockers=blockers)
+    players = sorted(StageEntry.objects.filter(stage=stage).values_list("registration_id", flat=True))
+    closed_line = _("Referees can no longer enter sheets for it; corrections stay possible.")
+    if result is None:
+        lines = [ngettext("%(count)s player; nobody goes on to another round from here.",
+                          "%(count)s players; nobody goes on to another round from here.",
+                          len(players)) % {"count": len(players)}, closed_line]
+        return Preview(title=title, lines=lines, facts=["close", stage.pk, players])
+    advancing = list(result.advancing)
+    lots = Lot.objects.filter(stage=stage, purpose=Lot.Purpose.ADVANCE).count()
+    lines = [ngettext("%(advance)s player advances, %(out)s are out.", "%(advance)s players advance, %(out)s are out.",
+                      len(advancing)) % {"advance": len(advancing), "out": len(players) - len(advancing)}]
+    if lots:
+        lines.append(ngettext("%(count)s tie at the cut is resolved by lot.",
+                              "%(count)s ties at the cut are resolved by lot.", lots) % {"count": lots})
+    lines += [_("%(next)s is created with them, ready to be drawn.")
+              % {"next": next_plan(stage, len(advancing)).display_name}, closed_line]
+    names = dict(Registration.objects.filter(pk__in=advancing).values_list("pk", "player__name"))
+    return Preview(title=title, lines=lines, groups=[Group(_("Advancing"), [names.get(p, str(p)) for p in advancing])],
+                   facts=["close", stage.pk, advancing, players, lots])
+
+
+def next_plan(stage: Stage, advancing: int) -> Stage:
+    """The stage that follows a Busan stage with `advancing` players (R8.1), not saved."""
+    upcoming = busan.plan(advancing, busan_settings(stage.event), first_stage=stage.number + 1)[0]
+    return Stage(event=stage.event, number=stage.number + 1, name=upcoming.name, games=upcoming.games,
+                 advance=upcoming.advance, advance_count=upcoming.k)
+
+
+def close_stage(*, stage: Stage, actor: Actor, now=None, expect: str | None = None) -> Stage | None:
+    """End a stage: in Busan everyone who advances enters the next stage (R8.1). Returns the next stage.
+    `expect`: the state of `closing_preview` the organiser confirmed (tournament.services.confirmation)."""
     now = now or timezone.now()
     with transaction.atomic():
         lock_event(stage.event_id)
         stage = Stage.objects.select_related("event").get(pk=stage.pk)
-        if stage.closed_at:
-            raise ServiceError(_("This stage is already closed."), code="closed")
-        if not stage_complete(stage):
-            raise ServiceError(_("Every game of the stage must be confirmed first."), code="incomplete")
+        closing_preview(stage).require(expect)
         next_stage = None
         result = advancement(stage)
-        if result is not None and not result.resolved:
-            raise ServiceError(_("A tie at the cut is not resolved yet: draw lots first."), code="tie")
         stage.closed_at = now
         stage.save(update_fields=["closed_at"])
         if result is not None:
-            upcoming = busan.plan(len(result.advancing), busan_settings(stage.event), first_stage=stage.number + 1)[0]
-            next_stage = Stage.objects.create(
-                event=stage.event, number=stage.number + 1, name=upcoming.name, games=upcoming.games,
-                advance=upcoming.advance, advance_count=upcoming.k,
-            )
+            next_stage = next_plan(stage, len(result.advancing))
+            next_stage.save()
             StageEntry.objects.bulk_create([StageEntry(stage=next_stage, registration_id=p) for p in result.advancing])
         record(actor=actor, action="stage.closed", target=stage, event=stage.event,
                after={"next": next_stage.number if next_stage else None})

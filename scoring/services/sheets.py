@@ -13,10 +13,12 @@ from django.db import IntegrityError, transaction
 from django.db.models import Max
 from django.utils import timezone
 from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
 
 from tournament.models import Draw, Seat, Stage
 from tournament.services import seating
 from tournament.services.audit import Actor, record
+from tournament.services.confirmation import Blocker, Preview
 from tournament.services.errors import ServiceError
 from tournament.services.locking import lock_event
 
@@ -125,6 +127,33 @@ def _locked(sheet: ScoreSheet) -> ScoreSheet:
     return ScoreSheet.objects.select_related("stage__event__festival").get(pk=sheet.pk)
 
 
+def _refusal(sheet: ScoreSheet, actor: Actor) -> ServiceError | None:
+    """Why `sheet` (read under the lock) cannot be confirmed by `actor`, or None."""
+    if sheet.status != ScoreSheet.Status.SUBMITTED:
+        return ServiceError(_("This sheet is %(status)s; only a submitted sheet can be confirmed.")
+                            % {"status": sheet.get_status_display().lower()}, code="not_submitted")
+    if actor.user is not None and sheet.submitted_by_id == actor.user.pk:
+        return ServiceError(_("You submitted this sheet; someone else must confirm it."), code="own_sheet")
+    if seating.game_draw(sheet.stage, sheet.game) != sheet.draw:
+        # Its table now seats other players (the draw was taken back and drawn again): confirming it
+        # would credit players who did not play this game there.
+        return ServiceError(_("This sheet was entered for a seating that is no longer this game's; it cannot "
+                              "be confirmed. Return it to the referee."), code="stale_draw")
+    return None
+
+
+def _confirm(sheet: ScoreSheet, actor: Actor, now, movement_seed: int | None) -> ScoreSheet:
+    """Confirm a sheet `_refusal` lets through; the caller holds the event lock."""
+    sheet.status = ScoreSheet.Status.CONFIRMED
+    sheet.decided_by = actor.user
+    sheet.decided_at = now
+    sheet.save(update_fields=["status", "decided_by", "decided_at"])
+    record(actor=actor, action="sheet.confirmed", target=sheet, event=sheet.stage.event,
+           before={"status": "submitted"}, after={"status": "confirmed"})
+    progress.after_confirmation(sheet=sheet, actor=actor, movement_seed=movement_seed)
+    return sheet
+
+
 def confirm_sheet(*, sheet: ScoreSheet, actor: Actor, now=None,
                   movement_seed: int | None = None) -> ScoreSheet:
     """The chief referee countersigns (R9); nobody confirms a sheet they submitted themselves.
@@ -134,24 +163,91 @@ def confirm_sheet(*, sheet: ScoreSheet, actor: Actor, now=None,
     now = now or timezone.now()
     with transaction.atomic():
         sheet = _locked(sheet)
-        if sheet.status != ScoreSheet.Status.SUBMITTED:
-            raise ServiceError(_("This sheet is %(status)s; only a submitted sheet can be confirmed.")
-                               % {"status": sheet.get_status_display().lower()}, code="not_submitted")
-        if actor.user is not None and sheet.submitted_by_id == actor.user.pk:
-            raise ServiceError(_("You submitted this sheet; someone else must confirm it."), code="own_sheet")
-        if seating.game_draw(sheet.stage, sheet.game) != sheet.draw:
-            # Its table now seats other players (the draw was taken back and drawn again): confirming it
-            # would credit players who did not play this game there.
-            raise ServiceError(_("This sheet was entered for a seating that is no longer this game's; it cannot "
-                                 "be confirmed. Return it to the referee."), code="stale_draw")
-        sheet.status = ScoreSheet.Status.CONFIRMED
-        sheet.decided_by = actor.user
-        sheet.decided_at = now
-        sheet.save(update_fields=["status", "decided_by", "decided_at"])
-        record(actor=actor, action="sheet.confirmed", target=sheet, event=sheet.stage.event,
-               before={"status": "submitted"}, after={"status": "confirmed"})
-        progress.after_confirmation(sheet=sheet, actor=actor, movement_seed=movement_seed)
-    return sheet
+        refusal = _refusal(sheet, actor)
+        if refusal is not None:
+            raise refusal
+        return _confirm(sheet, actor, now, movement_seed)
+
+
+def _submitted_sheets(stage: Stage, game: int, actor: Actor) -> dict[str, list[ScoreSheet]]:
+    """The game's submitted sheets sorted out: "clean" (submitted with no problems: one action confirms them),
+    and those skipped: "warnings" (opened and checked one by one), "stale" (entered for an earlier seating)
+    and "own" (the actor submitted them; someone else confirms)."""
+    current = seating.game_draw(stage, game)
+    out: dict[str, list[ScoreSheet]] = {"clean": [], "warnings": [], "stale": [], "own": []}
+    for sheet in (ScoreSheet.objects.filter(stage=stage, game=game, status=ScoreSheet.Status.SUBMITTED)
+                  .select_related("stage__event__festival", "draw").order_by("table_number")):
+        if current is None or sheet.draw_id != current.pk:
+            out["stale"].append(sheet)
+        elif sheet.warnings:
+            out["warnings"].append(sheet)
+        elif actor.user is not None and sheet.submitted_by_id == actor.user.pk:
+            out["own"].append(sheet)
+        else:
+            out["clean"].append(sheet)
+    return out
+
+
+def _tables(sheets) -> str:
+    return ", ".join(str(sheet.table_number) for sheet in sheets)
+
+
+def clean_sheets_preview(*, stage: Stage, game: int, actor: Actor) -> Preview:
+    """What "confirm every clean sheet of this game" does now: how many, which tables, which are left."""
+    return _clean_preview(stage, game, _submitted_sheets(stage, game, actor))
+
+
+def _clean_preview(stage: Stage, game: int, sorted_out: dict[str, list[ScoreSheet]]) -> Preview:
+    clean = sorted_out["clean"]
+    title = _("Confirm every clean sheet of game %(game)s") % {"game": game}
+    lines = []
+    if clean:
+        lines.append(ngettext("%(count)s sheet submitted with no problems is confirmed (table %(tables)s).",
+                              "%(count)s sheets submitted with no problems are confirmed (tables %(tables)s).",
+                              len(clean)) % {"count": len(clean), "tables": _tables(clean)})
+        lines.append(_("The standings count them at once."))
+    skipped = {
+        "warnings": lambda n: ngettext(
+            "%(count)s sheet with warnings stays submitted: open it and check it (table %(tables)s).",
+            "%(count)s sheets with warnings stay submitted: open each and check it (tables %(tables)s).", n),
+        "stale": lambda n: ngettext(
+            "%(count)s sheet entered for an earlier seating stays submitted: return it to the referee "
+            "(table %(tables)s).",
+            "%(count)s sheets entered for an earlier seating stay submitted: return them to the referees "
+            "(tables %(tables)s).", n),
+        "own": lambda n: ngettext(
+            "%(count)s sheet you submitted yourself stays submitted: someone else confirms it (table %(tables)s).",
+            "%(count)s sheets you submitted yourself stay submitted: someone else confirms them "
+            "(tables %(tables)s).", n),
+    }
+    for kind, sentence in skipped.items():
+        if sorted_out[kind]:
+            lines.append(sentence(len(sorted_out[kind])) % {"count": len(sorted_out[kind]),
+                                                            "tables": _tables(sorted_out[kind])})
+    blockers = [] if clean else [Blocker("none", _("No clean sheet of game %(game)s waits for confirmation.")
+                                         % {"game": game})]
+    return Preview(title=title, lines=lines, blockers=blockers,
+                   facts=["clean", stage.pk, game, [sheet.pk for sheet in clean]])
+
+
+def confirm_clean_sheets(*, stage: Stage, game: int, actor: Actor, expect: str | None = None, now=None,
+                         movement_seed: int | None = None) -> dict[str, list[int]]:
+    """The chief referee confirms every clean sheet of a game in one action (R9), each exactly as
+    `confirm_sheet` would; sheets with warnings, stale seatings or the actor's own are skipped. Returns the
+    table numbers confirmed and skipped. `expect`: the `clean_sheets_preview` state that was confirmed."""
+    now = now or timezone.now()
+    with transaction.atomic():
+        event = lock_event(stage.event_id)
+        stage = Stage.objects.select_related("event__festival").get(pk=stage.pk)
+        sorted_out = _submitted_sheets(stage, game, actor)
+        _clean_preview(stage, game, sorted_out).require(expect)
+        for sheet in sorted_out["clean"]:
+            _confirm(sheet, actor, now, movement_seed)
+        tables = {kind: [sheet.table_number for sheet in sheets] for kind, sheets in sorted_out.items()}
+        record(actor=actor, action="sheet.confirmed_clean", target=stage, event=event,
+               after={"game": game, "confirmed": tables["clean"],
+                      "skipped": {kind: numbers for kind, numbers in tables.items() if kind != "clean" and numbers}})
+    return tables
 
 
 def return_sheet(*, sheet: ScoreSheet, actor: Actor, reason: str, now=None) -> ScoreSheet:

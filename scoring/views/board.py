@@ -1,23 +1,37 @@
 """The chief referee's live board of a game: every table pending, submitted, confirmed or returned, one-tap
 confirmation of clean sheets, refreshed by htmx polling (and by a plain reload without JavaScript)."""
 
-from django.shortcuts import render
-from django.urls import path
+from django.contrib import messages
+from django.shortcuts import redirect, render
+from django.urls import path, reverse
 from django.utils import timezone
 from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
 from django.views.decorators.cache import never_cache
-from django.views.decorators.http import require_POST, require_safe
+from django.views.decorators.http import require_http_methods, require_POST, require_safe
 
 from tournament.models import AuditEntry, Draw, Event, Stage
 from tournament.services import seating
 from tournament.services.audit import Actor
 from tournament.services.errors import ServiceError
+from tournament.views.confirm import Page, confirm_and_run
 from tournament.views.helpers import run_service
 
 from ..forms.board import BoardFilterForm
 from ..models import ScoreSheet
-from ..services.sheets import confirm_sheet
-from .staff import PENDING, PREFIX, STATE_LABELS, STATES, S, board_url, chief_view, game_progress, get_sheet
+from ..services.sheets import clean_sheets_preview, confirm_clean_sheets, confirm_sheet
+from .staff import (
+    PENDING,
+    PREFIX,
+    STATE_LABELS,
+    STATES,
+    S,
+    board_url,
+    chief_view,
+    game_progress,
+    get_sheet,
+    get_stage,
+)
 
 CORRECTION_WARNINGS_SHOWN = 5
 
@@ -87,7 +101,10 @@ def board_context(request, event: Event, form: BoardFilterForm, **extra) -> dict
     following = games[game] if games and game < len(games) else None
     next_game_url = (board_url(event, stage=stage.number, game=following["game"])
                      if following and following["draw"] is not None and games[game - 1]["complete"] else "")
+    clean = sum(1 for row in rows if row["state"] == S.SUBMITTED and not row["warnings"]
+                and row["sheet"].submitted_by_id != request.user.pk)
     context = {
+        "clean": clean,
         "festival": event.festival, "event": event, "stages": stages, "stage": stage, "games": games,
         "game": game, "draw": draw, "rows": shown, "total": len(rows),
         "counts": [(state, STATE_LABELS[state], counts[state]) for state in STATES],
@@ -137,7 +154,39 @@ def quick_confirm(request, event, sheet_id):
     )
 
 
+@require_http_methods(["GET", "POST"])
+@chief_view
+def confirm_clean(request, event):
+    """Confirm every clean sheet of a game at once (R9): GET shows how many and which are left to open one by
+    one; the POST confirms exactly that (the service refuses a count that changed meanwhile)."""
+    form = BoardFilterForm(request.POST if request.method == "POST" else request.GET)
+    if not form.is_valid() or not form.cleaned_data.get("stage") or not form.cleaned_data.get("game"):
+        messages.error(request, _("Choose a round and a game on the board."))
+        return redirect(board_url(event))
+    stage = get_stage(event, form.cleaned_data["stage"])
+    game = form.cleaned_data["game"]
+    if game > stage.games:
+        messages.error(request, _("Choose a round and a game on the board."))
+        return redirect(board_url(event, stage=stage.number))
+    back = board_url(event, stage=stage.number, game=game)
+
+    def done(tables):
+        return ngettext("%(count)s sheet confirmed.", "%(count)s sheets confirmed.", len(tables["clean"])) % {
+            "count": len(tables["clean"])}
+
+    return confirm_and_run(
+        request, preview=lambda: clean_sheets_preview(stage=stage, game=game, actor=Actor.of(request)),
+        call=lambda expect: confirm_clean_sheets(stage=stage, game=game, actor=Actor.of(request), expect=expect),
+        page=Page(action=reverse("board-confirm-clean", kwargs={"festival": event.festival.slug,
+                                                                "event": event.slug}),
+                  back=back, back_label=_("Live board"), button=_("Confirm these sheets"),
+                  context={"festival": event.festival, "event": event},
+                  hidden=[("stage", str(stage.number)), ("game", str(game))]),
+        done=done, then=back)
+
+
 urlpatterns = [
     path(PREFIX, board, name="board"),
+    path(PREFIX + "confirm-clean/", confirm_clean, name="board-confirm-clean"),
     path(PREFIX + "sheet/<int:sheet_id>/quick-confirm/", quick_confirm, name="board-quick-confirm"),
 ]

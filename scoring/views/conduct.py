@@ -14,9 +14,11 @@ from django.urls import path, reverse
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST, require_safe
 
+from tournament.forms.confirm import ConfirmForm
 from tournament.models import ConductRecord, Registration
 from tournament.permissions import CHIEF_REFEREE
 from tournament.services.audit import Actor
+from tournament.services.confirmation import Unconfirmed
 from tournament.services.errors import ServiceError
 from tournament.views.helpers import run_service, staff_view
 
@@ -68,18 +70,28 @@ def conduct_page(request, event):
     return render(request, "scoring/conduct/conduct.html", _context(request, event))
 
 
-def _apply(request, event, form: ConductForm):
+def _apply(request, event, form: ConductForm, expect: str | None = None):
     stage = form.stage_obj or event.stages.order_by("-number").first()
     try:
         conduct_services.record_conduct(
             event=event, registration=form.registration, kind=form.cleaned_data["kind"],
             note=form.cleaned_data["note"], stage=stage, game=form.cleaned_data["game"], actor=Actor.of(request),
-            request_key=form.cleaned_data["key"],
+            request_key=form.cleaned_data["key"], expect=expect,
         )
     except ServiceError as error:
         messages.error(request, error.message)
         return None
     return form.registration
+
+
+def _preview(request, event, form: ConductForm, action: str, notice: str = ""):
+    """What a disqualification, withdrawal or forfeit would change, to confirm or go back; nothing changes."""
+    kind = form.cleaned_data["kind"]
+    effect = conduct_services.departure_effect(event=event, registration=form.registration, kind=kind)
+    return render(request, "scoring/conduct/preview.html", {
+        "festival": event.festival, "event": event, "form": form, "effect": effect, "action": action,
+        "kind_label": Kind(kind).label, "registration": form.registration, "notice": notice,
+    })
 
 
 @require_POST
@@ -94,16 +106,25 @@ def conduct_record(request, event):
         return render(request, "scoring/conduct/conduct.html", _context(request, event, bound=form), status=400)
     registration = form.registration
     kind = form.cleaned_data["kind"]
-    if kind != Kind.WARNING and request.POST.get("step") != "confirm":
-        effect = conduct_services.departure_effect(event=event, registration=registration, kind=kind)
-        return render(request, "scoring/conduct/preview.html", {
-            "festival": event.festival, "event": event, "form": form, "effect": effect, "action": action,
-            "kind_label": Kind(kind).label, "registration": registration,
-        })
-    if _apply(request, event, form) is None:
+    # A departure is applied only with the confirmation of the effect the preview showed (the same state, worked
+    # out again under the lock); without it, or when it changed since, the preview is shown (again).
+    expect = None if kind == Kind.WARNING else ConfirmForm(request.POST).expect()
+    if expect == "":
+        return _preview(request, event, form, action)
+    # The same form sent again (a double tap, a resent page): the service answers with the record it made.
+    resent = ConductRecord.objects.filter(request_key=form.cleaned_data["key"], registration=registration,
+                                          kind=kind).exists()
+    try:
+        applied = _apply(request, event, form, expect)
+    except Unconfirmed as refusal:
+        return _preview(request, event, form, action, notice=refusal.message)
+    if applied is None:
         return redirect(_page_url(event))
     name = registration.player.name
-    if kind == Kind.WARNING:
+    if resent:
+        messages.info(request, _("This was already recorded (%(name)s: %(kind)s); nothing changed.")
+                      % {"name": name, "kind": Kind(kind).label})
+    elif kind == Kind.WARNING:
         warnings = ConductRecord.objects.filter(registration=registration, kind=Kind.WARNING).count()
         if warnings >= conduct_services.DECISION_AT:
             messages.warning(request, _(

@@ -1,12 +1,12 @@
 """One score sheet, for the chief referee and the organiser: what was entered, its accepted warnings, its
 versions and audit trail; confirm it, return it to the referee with a reason, or correct it (R7–R9).
 
-A correction is the game's own entry (`scoring.games.game_of(event).correction_form`) plus a reason; it becomes
-a new confirmed version and the old one is kept."""
+A correction is the referee's own entry (`scoring.games.game_of(event).correction_form`: the same fields, tile pad
+and live check) plus a reason; it becomes a new confirmed version and the old one is kept."""
 
 from django.contrib import messages
 from django.shortcuts import redirect, render
-from django.urls import path
+from django.urls import path, reverse
 from django.utils.translation import gettext as _
 from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_http_methods, require_POST, require_safe
@@ -96,11 +96,14 @@ def return_to_referee(request, event, sheet_id):
 
 
 def _correction_page(request, event, sheet, form, *, judgement=None, refusal=None, status=200):
+    """The referee's entry (the game's own fields, tile pad, live check) with a reason, for a confirmed sheet."""
     rules = game_of(event)
     return render(request, "scoring/board/correct.html", {
         "festival": event.festival, "event": event, "sheet": sheet, "form": form, "rules": rules,
         "judgement": judgement, "refusal": refusal, "needs_acceptance": bool(refusal and refusal.code == "warnings"),
-        **rules.correction_context(form, judgement),
+        "check_url": reverse("board-correct-check", kwargs={"festival": event.festival.slug, "event": event.slug,
+                                                           "sheet_id": sheet.pk}),
+        **rules.entry_context(), **rules.check_context(form, judgement),
     }, status=status)
 
 
@@ -135,7 +138,7 @@ def correct(request, event, sheet_id):
     try:
         new = correct_sheet(sheet=sheet, entry=form.entry(), reason=form.cleaned_data["reason"],
                             accept_warnings=form.cleaned_data["accept_warnings"],
-                            idempotency_key=form.cleaned_data[rules.correction_key_field], actor=Actor.of(request))
+                            idempotency_key=form.cleaned_data["idempotency_key"], actor=Actor.of(request))
     except SheetRefused as refusal:
         return _correction_page(request, event, sheet, form, judgement=refusal.judgement, refusal=refusal,
                                 status=400)
@@ -151,9 +154,26 @@ def correct(request, event, sheet_id):
     return redirect(sheet_url(event, new))
 
 
+@require_POST
+@never_cache
+@chief_view
+def correction_check(request, event, sheet_id):
+    """The correction page's live check: the referee's entry judged exactly as the save will judge it (the
+    reason is not part of the check); nothing is saved."""
+    sheet = get_sheet(event, sheet_id)
+    rules = game_of(event)
+    seats = seating.seats(sheet.draw, table=sheet.table_number)
+    form = rules.entry_form(request.POST, event=event, seats=seats, require_key=False)
+    judgement = rules.judge(event, seats, form.entry()) if form.is_valid() else None
+    return render(request, "scoring/referee/_check.html", {
+        "form": form, "judgement": judgement, "rules": rules, "oob": True, **rules.check_context(form, judgement),
+    })
+
+
 urlpatterns = [
     path(PREFIX + "sheet/<int:sheet_id>/", sheet_page, name="board-sheet"),
     path(PREFIX + "sheet/<int:sheet_id>/confirm/", confirm, name="board-confirm"),
     path(PREFIX + "sheet/<int:sheet_id>/return/", return_to_referee, name="board-return"),
     path(PREFIX + "sheet/<int:sheet_id>/correct/", correct, name="board-correct"),
+    path(PREFIX + "sheet/<int:sheet_id>/correct/check/", correction_check, name="board-correct-check"),
 ]

@@ -5,14 +5,15 @@ from django.shortcuts import render
 from django.urls import path, reverse
 from django.utils.translation import gettext as _
 from django.views.decorators.cache import never_cache
-from django.views.decorators.http import require_POST, require_safe
+from django.views.decorators.http import require_http_methods, require_POST, require_safe
 
 from tournament.models import Draw, Event, Lot, Registration, Stage
 from tournament.services.audit import Actor
+from tournament.views.confirm import Page, blocker_links, confirm_and_run
 from tournament.views.helpers import run_service
 
 from ..services import progress
-from .staff import PREFIX, chief_view, game_progress, get_stage, organiser_view, stage_url
+from .staff import PREFIX, board_url, chief_view, game_progress, get_stage, organiser_view, stage_url
 
 
 def _names(ids) -> dict[int, str]:
@@ -29,8 +30,7 @@ def _lots(stage: Stage) -> list[dict]:
     } for lot in lots]
 
 
-def _advancement(stage: Stage) -> dict | None:
-    result = progress.advancement(stage)
+def _advancement(stage: Stage, result) -> dict | None:
     if result is None:
         return None
     advancing = set(result.advancing)
@@ -61,10 +61,15 @@ def stage_page(request, event, stage):
             moved = games[g["game"]]["draw"]  # the next game's seating
             movement.append({"game": g["game"], "moved": moved is not None and moved.method == Draw.Method.MOVEMENT,
                              "seated": moved is not None, "complete": g["complete"]})
+    result = progress.advancement(stage) if complete and not hong_kong else None
+    closing = []
+    if request.is_organiser and not stage.closed_at:
+        known = {"complete": True, "result": result} if complete else {}  # what the page has worked out already
+        closing = blocker_links(progress.closing_blockers(stage, **known), _fix(event, stage))
     return render(request, "scoring/board/stage.html", {
         "festival": event.festival, "event": event, "stage": stage, "games": games, "complete": complete,
-        "hong_kong": hong_kong, "movement": movement,
-        "advancement": _advancement(stage) if complete and not hong_kong else None,
+        "hong_kong": hong_kong, "movement": movement, "closing_blockers": closing,
+        "advancement": _advancement(stage, result),
         "lots": _lots(stage), "is_organiser": request.is_organiser,
         "next_stage": event.stages.filter(number=stage.number + 1).first(),
     })
@@ -90,13 +95,33 @@ def _closed(stage: Stage, following: Stage | None) -> str:
         "stage": stage.display_name, "next": following.display_name}
 
 
-@require_POST
+def _fix(event: Event, stage: Stage):
+    """Where each reason that keeps the stage open is fixed: the board of the game, the lots, the draw."""
+    def fix(blocker):
+        if blocker.code in ("incomplete", "unseated") and blocker.game:
+            return board_url(event, stage=stage.number, game=blocker.game), _("Open the board")
+        if blocker.code == "tie":
+            return stage_url(event, stage) + "#ties", _("Draw lots")
+        if blocker.code == "not_released":
+            return reverse("manage-draws", kwargs={"festival": event.festival.slug, "event": event.slug}), _(
+                "Table draw")
+        return None
+    return fix
+
+
+@require_http_methods(["GET", "POST"])
 @organiser_view
 def close(request, event, stage):
-    """End the stage; when a next one follows, go on to its draw."""
+    """End the stage: GET shows who advances and who is out; the POST confirms. When a next stage follows, go
+    on to its draw."""
     stage = get_stage(event, stage)
-    return run_service(
-        request, lambda: progress.close_stage(stage=stage, actor=Actor.of(request)),
+    return confirm_and_run(
+        request, preview=lambda: progress.closing_preview(stage),
+        call=lambda expect: progress.close_stage(stage=stage, actor=Actor.of(request), expect=expect),
+        page=Page(action=stage_url(event, stage, "board-close"), back=stage_url(event, stage),
+                  back_label=stage.display_name,
+                  button=_("Close the stage"), fix=_fix(event, stage), danger=True,
+                  context={"festival": event.festival, "event": event}),
         done=lambda following: _closed(stage, following),
         then=lambda following: (reverse("manage-draws", kwargs={"festival": event.festival.slug, "event": event.slug})
                                 if following is not None else stage_url(event, stage)),

@@ -1,4 +1,5 @@
-// The referee's score sheet. Progressive enhancement: the pages work without this file.
+// The referee's score sheet (and the chief referee's correction, the same entry). Progressive enhancement: the
+// pages work without this file.
 // - Nothing is lost: every change is kept in localStorage ("rk-sheet|<table>|<game>|<idempotency key>")
 //   and restored on load; a draft is dropped only when a page from the server lists it as received
 //   (data-drafts-done). A restored draft keeps its idempotency key, so a retry records one sheet.
@@ -99,6 +100,8 @@
 
   // Returns whether there is something to check at once (a restored draft, or a sheet sent back).
   function setupDraft(form) {
+    // The chief referee's correction page keeps no draft: it starts from the recorded sheet, checked at once.
+    if (!form.hasAttribute("data-draft-scope")) { return true; }
     var keyInput = form.elements.idempotency_key;
     var prefix = PREFIX + form.getAttribute("data-draft-scope") + "|" + form.getAttribute("data-game") + "|";
     function save() {

@@ -222,8 +222,9 @@ def draw_and_release(organiser, draws_url: str, seed: int, tables: int) -> None:
     organiser.fill("#id_seed", str(seed))
     organiser.locator("form[action$='/draft/'] button[type=submit]").click()
     expect(organiser.locator("section.card[aria-labelledby^='table-']")).to_have_count(tables)
-    organiser.locator("form[action$='/release/'] button[type=submit]").click()
-    expect(organiser.locator("form[action$='/release/']")).to_have_count(0)
+    organiser.locator("a[data-release]").click()
+    organiser.locator("[data-confirm-button]").click()
+    expect(organiser.locator("a[data-release]")).to_have_count(0)
 
 
 def make_links(organiser, tables: int, *, made: dict[int, str] | None = None) -> dict[int, str]:

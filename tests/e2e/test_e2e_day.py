@@ -264,7 +264,12 @@ def check_in_players(day):
     desk.goto(day.urls["late"])
     organiser = day.phones["organiser"]
     organiser.goto(day.url("manage-event"))
-    organiser.locator("button[name=checkin][value=closed]").click()
+    organiser.locator("a[data-checkin-close]").click()
+    # The confirmation names who will not play: the one player still missing (R9).
+    expect(organiser.locator("[data-confirm-lines]")).to_contain_text("24 players checked in will play.")
+    expect(organiser.locator("[data-confirm-group]")).to_contain_text("Lee Ka Yan")
+    day.shot(organiser, "check-in-close-confirmation")
+    organiser.locator("[data-confirm-button]").click()
     expect(notice(organiser, "success")).to_contain_text("Closed (by the organiser)")
     day.shot(organiser, "check-in-closed")
     desk.locator("main").get_by_role("button", name=check_in).click()
@@ -276,6 +281,9 @@ def check_in_players(day):
     assert not Registration.objects.get(event=day.event, player__name="Lee Ka Yan").checked_in_at
 
     organiser.locator("form[action$='/numbers/'] button[type=submit]").click()
+    expect(organiser.locator("[data-confirm-lines]")).to_contain_text("24 checked-in players get numbers 1 to 24")
+    day.shot(organiser, "numbers-confirmation")
+    organiser.locator("[data-confirm-button]").click()
     expect(notice(organiser, "success")).to_contain_text("Player numbers are assigned")
     assert Registration.objects.filter(event=day.event, number__isnull=False).count() == 24
 
@@ -305,7 +313,10 @@ def draw_round_one(day):
     expect(organiser.locator("section[aria-labelledby='table-1']")).to_contain_text(second_name)
     expect(organiser.locator("section[aria-labelledby='table-2']")).to_contain_text(first_name)
     day.shot(organiser, "round-1-swapped")
-    organiser.locator("form[action$='/release/'] button[type=submit]").click()
+    organiser.locator("a[data-release]").click()
+    expect(organiser.locator("[data-confirm-lines]")).to_contain_text("24 players at 6 tables")
+    day.shot(organiser, "round-1-release-confirmation")
+    organiser.locator("[data-confirm-button]").click()
     expect(notice(organiser, "success")).to_contain_text("The draw is released")
     day.shot(organiser, "round-1-released")
 
@@ -484,7 +495,8 @@ def settle_the_tie_and_close(day):
     ties = organiser.locator("[data-ties]")
     for name in tied:
         expect(ties).to_contain_text(name)
-    expect(organiser.locator("form[action$='/close/'] button")).to_be_disabled()
+    expect(organiser.locator("[data-close-stage] button")).to_be_disabled()
+    expect(organiser.locator("#close-blockers")).to_contain_text("1 tie at the cut still needs a lot.")
     day.shot(organiser, "round-1-tie-before-the-lot")
     organiser.locator("form[action$='/lots/'] button").click()
     expect(notice(organiser, "success")).to_contain_text("Lots drawn for 1 tie(s)")
@@ -507,7 +519,10 @@ def settle_the_tie_and_close(day):
 def close_stage(day, stage, expected=None):
     organiser = day.phones["organiser"]
     organiser.goto(day.url("board-stage", stage=stage))
-    organiser.locator("form[action$='/close/'] button").click()
+    organiser.locator("[data-close-stage] a").click()
+    expect(organiser.locator("[data-confirm-lines]")).to_contain_text("are out")
+    day.shot(organiser, f"round-{stage}-close-confirmation")
+    organiser.locator("[data-confirm-button]").click()
     expect(organiser).to_have_url(day.url("manage-draws"))
     expect(notice(organiser, "success")).to_contain_text("is ready to be drawn")
     day.shot(organiser, f"round-{stage}-closed")

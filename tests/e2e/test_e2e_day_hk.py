@@ -193,6 +193,9 @@ def test_hong_kong_event_players_see_their_table_move_up_and_the_standings_end_w
         expect(organiser.locator(f'section[aria-labelledby="table-{table}"]')).to_contain_text(
             name(4 * table - 3))
     shot(organiser, "organiser-draft-by-number")
+    organiser.get_by_role("link", name="Release the draw").click()
+    expect(organiser.locator("[data-confirm-lines]")).to_contain_text("16 players at 4 tables")
+    shot(organiser, "organiser-release-confirmation")
     organiser.get_by_role("button", name="Release the draw").click()
     expect(organiser.locator(".alert-success").first).to_contain_text("The draw is released")
     shot(organiser, "organiser-released")

@@ -44,11 +44,10 @@ WORD_SHEET = {"idempotency_key": "key", "rows": "rows", "end": "end", "accept_wa
               "action": "sheet_action", "t{i}_seat": "seat", "t{i}_words": "words", "t{i}_drew": "bool",
               "t{i}_used_all": "bool", "j{p}_jokers": "jokers"}
 ANY_SHEET = SHEET | WORD_SHEET
-CORRECTION = {"end": "end", "went_out": "seat", "reason": "reason", "accept_warnings": "bool",
-              "key": "correction_key", "s{p}_tiles": "tiles", "s{p}_rack_value": "rack", "s{p}_jokers": "jokers",
-              "s{p}_opened": "bool", "s{p}_could_open": "yes_no", "s{p}_conduct": "bool"} | WORD_SHEET
+CORRECTION = ANY_SHEET | {"reason": "reason", "idempotency_key": "correction_key"}
 BOARD_FILTER = {"stage": "stage_no", "game": "game", "warnings": "bool"}
-CONDUCT = {"action": "conduct_action", "step": "step", "{a}-number": "number", "{a}-kind": "conduct_kind",
+CONFIRM = {"confirm": "fingerprint"}  # the state a confirmation page showed (never guessed right here)
+CONDUCT = {"action": "conduct_action", "confirm": "fingerprint", "{a}-number": "number", "{a}-kind": "conduct_kind",
            "{a}-stage": "stage_no", "{a}-game": "game", "{a}-note": "note", "{a}-key": "key"}
 REGISTRATION = {"name": "name", "contact": "contact", "birth_year": "birth_year", "affiliation": "name",
                 "ranking_id": "short_text"}
@@ -87,13 +86,13 @@ ENDPOINTS = [
     E("manage-import", {"default_event": "event_slug", "upload": "bool"}, ORGANISERS, files={"file": "sheet_file"},
       recipe="upload"),
     E("manage-import-preview", {"action": "import_action", "seen": "fingerprint"}, ORGANISERS),
-    E("manage-checkin", {"checkin": "checkin"}, ORGANISERS),
-    E("manage-numbers", {"method": "numbering"}, ORGANISERS, ("closing", "open", "numbered", "classic", "other")),
+    E("manage-checkin", {"checkin": "checkin"} | CONFIRM, ORGANISERS),
+    E("manage-numbers", {"method": "numbering"} | CONFIRM, ORGANISERS, ("closing", "open", "numbered", "classic", "other")),
     E("manage-withdraw", {"registration": "registration", "reason": "reason"}, ORGANISERS),
     E("draw-start", {}, ORGANISERS, ("numbered", "closing", "ready", "classic", "other")),
     E("draw-draft", {"seed": "seed"}, ORGANISERS, ("ready", "classic", "other")),
     E("draw-swap", {"first": "seated", "second": "seated"}, ORGANISERS, ("ready", "classic", "other"), recipe="swap"),
-    E("draw-release", {}, ORGANISERS, ("ready", "fresh", "classic", "other")),
+    E("draw-release", CONFIRM, ORGANISERS, ("ready", "fresh", "classic", "other")),
     E("draw-unrelease", {"reason": "reason"}, ORGANISERS, ("fresh", "ready", "classic", "other")),
     # --- festivals and events, made and edited by organisers ---------------------------------------------
     E("manage-festival-new", FESTIVAL, (SUPERUSER,), recipe="festival"),  # the world's staff may not create
@@ -110,9 +109,11 @@ ENDPOINTS = [
     E("board-quick-confirm", BOARD_FILTER, CHIEFS, PLAYING),
     E("board-confirm", {}, CHIEFS, PLAYING),
     E("board-return", {"reason": "reason"}, CHIEFS, PLAYING),
+    E("board-confirm-clean", BOARD_FILTER | CONFIRM, CHIEFS, PLAYING),
     E("board-correct", CORRECTION, CHIEFS, PLAYING, recipe="correction"),
+    E("board-correct-check", CORRECTION, CHIEFS, PLAYING, recipe="correction"),
     E("board-lots", {}, ORGANISERS, PLAYING),
-    E("board-close", {}, ORGANISERS, PLAYING),
+    E("board-close", CONFIRM, ORGANISERS, PLAYING),
     E("board-links-make", {}, ORGANISERS, PLAYING),
     E("board-links-revoke", {"link": "link"}, ORGANISERS, PLAYING),
     E("board-links-assign", {"table": "table", "referee": "user"}, ORGANISERS, PLAYING),

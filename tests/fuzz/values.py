@@ -120,7 +120,6 @@ KINDS: dict[str, Kind] = {
     "import_action": choice("all", "valid", "cancel"),
     "conduct_kind": choice("warning", "disqualified", "withdrew", "forfeit"),
     "conduct_action": choice("warning", "disqualify", "leave"),
-    "step": choice("confirm", "preview", ""),
     "sheet_action": choice("submit", "check", "more", ""),
     "language": choice("en", "ko", "zh-hant", "xx"),
     "next": choice("/", "/manage/", "https://evil.example/", "//evil.example/x", "/\\evil.example", "javascript:alert(1)",
@@ -238,7 +237,7 @@ def correction_recipe(aim: Aim) -> dict | None:
     if sheet is None:
         return None
     initial = game_of(sheet.stage.event).correction_initial(sheet) | {"idempotency_key": "e" * 32}
-    return _post(initial) | {"reason": f"recount {SCRIPT}", "accept_warnings": "on", "key": "e" * 32}
+    return _post(initial) | {"reason": f"recount {SCRIPT}", "accept_warnings": "on"}
 
 
 def swap_recipe(aim: Aim) -> dict | None:

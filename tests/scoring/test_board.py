@@ -7,6 +7,7 @@ from django.urls import reverse
 from scoring.models import ScoreSheet
 from scoring.services import progress
 from scoring.services.sheets import confirm_sheet, return_sheet, submit_sheet
+from tests.confirming import confirmed_post
 from tests.factories import make_staff, released_stage
 from tests.scoring.helpers import entry_for, key
 from tournament.models import AuditEntry, Draw, Event, Lot, Stage
@@ -47,16 +48,17 @@ def play(stage, chief, values=CLEAN, games=None):
 
 
 def correction_post(sheet, **changes):
-    """The correction form as the page would post it, from the sheet's current lines."""
-    data = {"end": sheet.end, "went_out": "", "reason": "miscounted rack", "key": key()}
+    """The correction form (the referee's entry plus a reason) as the page would post it, from the sheet's
+    current lines."""
+    data = {"end": sheet.end, "went_out": "", "reason": "miscounted rack", "idempotency_key": key()}
     for line in sheet.seats.all():
         p = line.position
         if line.went_out:
             data["went_out"] = str(p)
-        data.update({f"s{p}_tiles": line.tiles, f"s{p}_rack_value": "" if line.rack_value is None else line.rack_value,
-                     f"s{p}_jokers": line.jokers, f"s{p}_could_open": ""})
-        if line.opened:
-            data[f"s{p}_opened"] = "on"
+        data.update({f"s{p}_registration": line.registration_id, f"s{p}_tiles": line.tiles,
+                     f"s{p}_rack_value": "" if line.rack_value is None or line.went_out else line.rack_value,
+                     f"s{p}_jokers": "" if line.went_out else line.jokers, f"s{p}_could_open": "",
+                     f"s{p}_opened": "yes" if line.opened else "no"})
     data.update(changes)
     return data
 
@@ -356,7 +358,7 @@ def test_correct_form_is_prefilled_from_the_confirmed_sheet(client, stage, chief
     client.force_login(chief)
     html = client.get(url("board-correct", stage, sheet_id=sheet.pk)).content.decode()
     assert 'name="s2_rack_value"' in html and 'value="11"' in html and 'value="33"' in html
-    assert 'name="key"' in html and 'name="reason"' in html and 'name="accept_warnings"' in html
+    assert 'name="idempotency_key"' in html and 'name="reason"' in html and 'name="accept_warnings"' in html
 
 
 def test_the_correction_offers_a_knocked_over_rack_only_under_rules_that_have_it_r5(client, stage, chief):
@@ -364,16 +366,16 @@ def test_the_correction_offers_a_knocked_over_rack_only_under_rules_that_have_it
     confirm_sheet(sheet=sheet, actor=Actor(user=chief))
     client.force_login(chief)
     html = client.get(url("board-correct", stage, sheet_id=sheet.pk)).content.decode()
-    assert "Knocked-over rack" not in html and "_conduct" not in html
-    client.post(url("board-correct", stage, sheet_id=sheet.pk), correction_post(sheet, s2_conduct="on"))
+    assert "Knocked over the rack" not in html and "_conduct_penalty" not in html
+    client.post(url("board-correct", stage, sheet_id=sheet.pk), correction_post(sheet, s2_conduct_penalty="on"))
     assert not ScoreSheet.objects.get(corrects=sheet).seats.filter(conduct_penalty=True).exists()
     hong_kong = released_stage(4, format=Event.Format.HONG_KONG, ruleset=Event.Ruleset.HK_2016)
     sheet = submit(hong_kong, 1)
     confirm_sheet(sheet=sheet, actor=Actor(user=make_staff(hong_kong.event.festival, "chief referee")))
     client.force_login(make_staff(hong_kong.event.festival, "chief referee"))
     html = client.get(url("board-correct", hong_kong, sheet_id=sheet.pk)).content.decode()
-    assert "Knocked-over rack" in html and 'name="s2_conduct"' in html
-    client.post(url("board-correct", hong_kong, sheet_id=sheet.pk), correction_post(sheet, s2_conduct="on"))
+    assert "Knocked over the rack" in html and 'name="s2_conduct_penalty"' in html
+    client.post(url("board-correct", hong_kong, sheet_id=sheet.pk), correction_post(sheet, s2_conduct_penalty="on"))
     assert ScoreSheet.objects.get(corrects=sheet).seats.get(position=2).penalty == 200
 
 
@@ -478,7 +480,7 @@ def test_hostile_input_to_every_sheet_action_changes_nothing_and_never_errors(cl
     sheet.refresh_from_db()
     assert sheet.status == S.CONFIRMED and ScoreSheet.objects.filter(stage=stage, table_number=1).count() == 1
     response = client.post(url("board-correct", stage, sheet_id=sheet.pk),
-                           correction_post(sheet, key="x" * 65, s2_rack_value="15"))
+                           correction_post(sheet, idempotency_key="x" * 65, s2_rack_value="15"))
     assert response.status_code == 400 and not ScoreSheet.objects.filter(corrects=sheet).exists()
 
 
@@ -501,7 +503,7 @@ def test_busan_tie_at_the_cut_is_settled_by_drawn_lots_and_the_stage_closes_into
     html = client.get(url("board-stage", stage, stage=1)).content.decode()
     assert "Tie at the cut" in html and url("board-lots", stage, stage=1) in html
     response = client.post(url("board-close", stage, stage=1), follow=True)
-    assert "draw lots first" in response.content.decode()
+    assert "2 ties at the cut still need a lot." in response.content.decode()
     stage.refresh_from_db()
     assert stage.closed_at is None
     client.post(url("board-lots", stage, stage=1))
@@ -512,7 +514,7 @@ def test_busan_tie_at_the_cut_is_settled_by_drawn_lots_and_the_stage_closes_into
     assert "data-ties" not in html and organiser.get_username() in html and "data-lots" in html
     response = client.post(url("board-lots", stage, stage=1), follow=True)
     assert "There is no tie at the cut." in response.content.decode()
-    response = client.post(url("board-close", stage, stage=1))
+    response = confirmed_post(client, url("board-close", stage, stage=1))
     assert response.status_code == 302 and response.url == reverse("manage-draws", kwargs=ev(stage))
     stage.refresh_from_db()
     following = Stage.objects.get(event=stage.event, number=2)
@@ -525,7 +527,7 @@ def test_a_stage_cannot_be_closed_before_every_game_is_confirmed(client, stage, 
     play(stage, organiser, games=[1, 2])
     client.force_login(organiser)
     response = client.post(url("board-close", stage, stage=1), follow=True)
-    assert "Every game of the stage must be confirmed first." in response.content.decode()
+    assert "Game 3: 4 tables have no confirmed sheet (1, 2, 3, 4)." in response.content.decode()
     response = client.post(url("board-lots", stage, stage=1), follow=True)
     assert "once every game of the stage is confirmed" in response.content.decode()
     stage.refresh_from_db()
@@ -537,7 +539,7 @@ def test_a_correction_that_changes_who_advanced_warns_on_the_board_and_the_sheet
     organiser = make_staff(stage.event.festival, "organiser")
     play(stage, organiser, values=[0, 1, 2, 3])  # seat 1 wins every game, seat 2 is the best loser
     client.force_login(organiser)
-    assert client.post(url("board-close", stage, stage=1)).status_code == 302
+    assert confirmed_post(client, url("board-close", stage, stage=1)).status_code == 302
     sheet = ScoreSheet.objects.get(stage=stage, game=1, table_number=1, status=S.CONFIRMED)
     # Game 1 at table 1 really went to seat 4: seats 1 and 4 now advance instead of seats 1 and 2.
     data = correction_post(sheet, went_out="4", s1_rack_value="50", s1_jokers="0", s2_rack_value="40",

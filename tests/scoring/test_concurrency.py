@@ -23,6 +23,7 @@ from tests.scoring.helpers import chief_of, entry_for, key
 from tournament.models import AuditEntry, Draw, Event
 from tournament.services import ServiceError, seating
 from tournament.services.audit import Actor
+from tournament.services.confirmation import Unconfirmed
 from tournament.services.draws import unrelease_draw
 from tournament.services.locking import lock_event
 
@@ -279,3 +280,30 @@ def test_control_without_the_shared_lock_sheets_land_on_a_draw_taken_back(monkey
     stale = [len(recorded) for draw, recorded, _take_back, _submissions
              in take_back_trials(monkeypatch, window=WINDOW) if draw.status == Draw.Status.DRAFT and recorded]
     assert stale, "no trial recorded a sheet on the drafted draw"
+
+
+@race_test
+def test_confirm_every_clean_sheet_tapped_twice_and_a_return_at_once_each_sheet_is_decided_once(table_game):
+    """The same confirmed page sent twice while the organiser returns table 1: the event lock lets one through at
+    a time; the second bulk confirmation finds nothing clean left (or a changed count) and changes nothing."""
+    ctx = table_game
+    stage = ctx["stage"]
+    submitted = [submit(ctx, table)() for table in range(1, TABLES + 1)]
+    state = sheets.clean_sheets_preview(stage=stage, game=1, actor=ctx["chief"]).state
+    outcomes = race(lambda: sheets.confirm_clean_sheets(stage=stage, game=1, actor=ctx["chief"], expect=state),
+                    lambda: sheets.confirm_clean_sheets(stage=stage, game=1, actor=ctx["chief"], expect=state),
+                    lambda: return_sheet(sheet=submitted[0], actor=ctx["organiser"], reason="Seat 2 miscounted"))
+    bulk = [outcome for outcome in outcomes[:2] if outcome[0] == "ok"]
+    refused = [result for status, result in outcomes[:2] if status == "error"]
+    returned = outcomes[2][0] == "ok"
+    for sheet in submitted:
+        sheet.refresh_from_db()
+    if returned:  # the return went first: the count the page showed is gone, nothing is confirmed
+        assert not bulk and all(isinstance(error, Unconfirmed) for error in refused)
+        assert [sheet.status for sheet in submitted] == [ScoreSheet.Status.RETURNED] + [
+            ScoreSheet.Status.SUBMITTED] * (TABLES - 1)
+    else:  # one bulk confirmation went first: every sheet confirmed once; the rest find nothing to do
+        assert len(bulk) == 1 and refused[0].code == "none" and outcomes[2][1].code == "not_submitted"
+        assert all(sheet.status == ScoreSheet.Status.CONFIRMED for sheet in submitted)
+        assert all(actions(sheet, "sheet.confirmed") == 1 for sheet in submitted)
+    assert AuditEntry.objects.filter(action="sheet.confirmed_clean").count() == len(bulk)

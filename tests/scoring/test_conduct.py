@@ -25,14 +25,20 @@ def url(event, name="conduct"):
     return reverse(name, kwargs={"festival": event.festival.slug, "event": event.slug})
 
 
-def post(client, event, action, number, note="Talked to another table", **extra):
-    """The form as the page sends it, with a fresh one-time key unless `key=` is given."""
+def post(client, event, action, number, note="Talked to another table", *, confirmed=False, **extra):
+    """The form as the page sends it, with a fresh one-time key unless `key=` is given. `confirmed`: then the
+    preview's "apply" button, with the state of the effect the preview showed."""
     data = {"action": action, f"{action}-number": number, f"{action}-note": note, f"{action}-key": key()}
     if action == "warning":
         data[f"{action}-kind"] = Kind.WARNING
     elif action == "disqualify":
         data[f"{action}-kind"] = Kind.DISQUALIFIED
-    data.update({f"{action}-{k}" if k not in ("step",) else k: v for k, v in extra.items()})
+    data.update({f"{action}-{k}" if k not in ("confirm",) else k: v for k, v in extra.items()})
+    if confirmed:
+        preview = client.post(url(event, "conduct-record"), data)
+        if preview.status_code != 200:
+            return preview
+        data["confirm"] = preview.context["effect"].state
     return client.post(url(event, "conduct-record"), data)
 
 
@@ -148,7 +154,7 @@ def test_disqualification_is_previewed_with_the_merge_proposal_before_it_applies
     assert effect.proposal.moves[0].from_table == 1 and effect.proposal.moves[0].to_table == 2
     # Nothing was re-drawn: the released seating is unchanged.
     before = seating.player_ids(seating.game_draw(stage, 1))
-    response = post(client, event, "disqualify", leaving.number, note="Third offence", step="confirm")
+    response = post(client, event, "disqualify", leaving.number, note="Third offence", confirmed=True)
     assert response.status_code == 302
     record = ConductRecord.objects.get(registration=leaving)
     assert record.kind == Kind.DISQUALIFIED and record.created_by == chief and record.stage == stage
@@ -252,7 +258,7 @@ def test_only_chief_referees_and_organisers_may_record_conduct(client, seven, ro
     if role:
         client.force_login(make_staff(event.festival, role))
     assert client.get(url(event)).status_code == (302 if role is None else 403)
-    response = post(client, event, "disqualify", player.number, step="confirm")
+    response = post(client, event, "disqualify", player.number, confirmed=True)
     assert response.status_code == (302 if role is None else 403)
     assert client.post(url(event, "conduct-keep"), {"number": player.number, "note": "x"}).status_code in (302, 403)
     assert not ConductRecord.objects.exists()
@@ -285,8 +291,8 @@ HOSTILE = [
     {"action": "warning", "warning-number": "1", "warning-note": "x", "warning-kind": "warning",
      "warning-stage": "1", "warning-game": "99"},
     {"action": "warning", "warning-number": "1", "warning-note": "x", "warning-kind": "warning", "warning-game": "2"},
-    {"action": "leave", "leave-number": "1", "leave-note": "x", "leave-kind": "🙂", "step": "confirm"},
-    {"action": "disqualify", "disqualify-number": "\x00", "disqualify-note": "x", "step": "confirm"},
+    {"action": "leave", "leave-number": "1", "leave-note": "x", "leave-kind": "🙂", "confirm": "0" * 24},
+    {"action": "disqualify", "disqualify-number": "\x00", "disqualify-note": "x", "confirm": "0" * 24},
     {"action": "../../etc/passwd", "number": "1"},
     {},
 ]

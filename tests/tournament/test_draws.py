@@ -3,6 +3,7 @@
 import pytest
 from django.urls import reverse
 
+from tests.confirming import confirmed_post
 from tests.factories import make_event, make_staff, ready_event
 from tournament.models import AuditEntry, Draw, Event, Seat, Stage
 from tournament.services import ServiceError, seating
@@ -130,7 +131,7 @@ def test_organiser_drafts_swaps_and_releases_in_the_browser(client):
     (a, *_), (b, *_), *_ = tables_of(draw)
     client.post(reverse("draw-swap", kwargs={**kwargs, "draw": draw.pk}), {"first": a, "second": b})
     assert tables_of(draw)[0][0] == b
-    client.post(reverse("draw-release", kwargs={**kwargs, "draw": draw.pk}))
+    confirmed_post(client, reverse("draw-release", kwargs={**kwargs, "draw": draw.pk}))
     draw.refresh_from_db()
     assert draw.is_released
     for name in ("draw-print", "draw-cards"):

@@ -9,6 +9,7 @@ from django.contrib.auth.models import User
 from django.urls import NoReverseMatch, Resolver404, resolve, reverse
 from django.utils import timezone
 
+from tests.confirming import confirmed_post
 from tests.factories import make_event, make_festival, make_player, make_registration, make_staff
 from tournament.models import AuditEntry, Event, Player, Registration, StaffRole
 from tournament.models.registration import contact_key, name_key
@@ -132,11 +133,14 @@ def test_an_organiser_cannot_withdraw_a_registration_of_another_event_through_th
     assert foreign.status == S.REGISTERED
 
 
-def test_actions_refuse_get(organiser_client, event):
-    assert organiser_client.get(url("manage-checkin", event), {"checkin": "closed"}).status_code == 405
-    assert organiser_client.get(url("manage-numbers", event), {"method": "random"}).status_code == 405
+def test_a_get_only_shows_the_confirmation_and_changes_nothing(organiser_client, event):
+    assert organiser_client.get(url("manage-checkin", event), {"checkin": "closed"}).status_code == 200
+    assert organiser_client.get(url("manage-numbers", event), {"method": "random"}).status_code == 200
+    # Reopening asks nothing, so there is no page to show: back to the event.
+    assert organiser_client.get(url("manage-checkin", event), {"checkin": "open"}).status_code == 302
     event.refresh_from_db()
     assert (event.checkin_override, event.numbers_assigned_at) == ("", None)
+    assert not AuditEntry.objects.exists()
 
 
 def test_unknown_festival_or_event_is_not_found(organiser_client, event):
@@ -241,7 +245,7 @@ def test_festival_page_links_to_the_apps_own_pages_never_the_admin(client, event
 
 
 def test_organiser_closes_reopens_and_returns_check_in_to_the_schedule(organiser_client, event):
-    response = organiser_client.post(url("manage-checkin", event), {"checkin": "closed"}, follow=True)
+    response = confirmed_post(organiser_client, url("manage-checkin", event), {"checkin": "closed"}, follow=True)
     event.refresh_from_db()
     assert event.checkin_override == Event.CheckinOverride.CLOSED
     assert "Closed by the organiser." in page_text(response)
@@ -251,7 +255,12 @@ def test_organiser_closes_reopens_and_returns_check_in_to_the_schedule(organiser
     assert event.checkin_override == Event.CheckinOverride.OPEN
     assert event.checkin_is_open()
 
-    organiser_client.post(url("manage-checkin", event), {"checkin": "schedule"})
+    # The schedule's closing time has passed: going back to it closes check-in, so it asks first.
+    response = organiser_client.post(url("manage-checkin", event), {"checkin": "schedule"})
+    assert response.status_code == 200 and "Close check-in" in page_text(response)
+    event.refresh_from_db()
+    assert event.checkin_override == Event.CheckinOverride.OPEN
+    confirmed_post(organiser_client, url("manage-checkin", event), {"checkin": "schedule"})
     event.refresh_from_db()
     assert event.checkin_override == Event.CheckinOverride.SCHEDULE
     actions = list(
@@ -280,7 +289,7 @@ def test_numbers_in_registration_order_go_to_the_checked_in_players_only(organis
     first = make_registration(event, checked_in_at=now)
     absent = make_registration(event)
     second = make_registration(event, checked_in_at=now)
-    response = organiser_client.post(url("manage-numbers", event), {"method": "registration"}, follow=True)
+    response = confirmed_post(organiser_client, url("manage-numbers", event), {"method": "registration"}, follow=True)
     assert "Player numbers are assigned" in page_text(response)
     numbers = dict(Registration.objects.values_list("pk", "number"))
     assert numbers == {first.pk: 1, absent.pk: None, second.pk: 2}
@@ -288,7 +297,7 @@ def test_numbers_in_registration_order_go_to_the_checked_in_players_only(organis
 
 def test_random_numbers_show_their_seed_and_check_in_cannot_be_reopened(organiser_client, event):
     make_registration(event, checked_in_at=timezone.now())
-    organiser_client.post(url("manage-numbers", event), {"method": "random"})
+    confirmed_post(organiser_client, url("manage-numbers", event), {"method": "random"})
     event.refresh_from_db()
     assert event.numbers_assigned_at is not None and event.numbering_seed is not None
     page = page_text(organiser_client.get(url("manage-event", event)))
@@ -475,7 +484,7 @@ def test_recent_changes_show_who_did_what_to_whom(organiser_client, event, organ
     organiser_client.post(
         url("manage-withdraw", event), {"registration": registration.pk, "reason": "Family matter"}
     )
-    organiser_client.post(url("manage-checkin", event), {"checkin": "closed"})
+    confirmed_post(organiser_client, url("manage-checkin", event), {"checkin": "closed"})
     text = page_text(organiser_client.get(url("manage-event", event)))
     assert "Withdrawn" in text and "이서연" in text and "Family matter" in text
     assert "Check-in setting changed" in text and organiser.username in text
@@ -483,7 +492,7 @@ def test_recent_changes_show_who_did_what_to_whom(organiser_client, event, organ
 
 def test_only_the_last_20_changes_are_shown(organiser_client, event):
     for _ in range(12):
-        organiser_client.post(url("manage-checkin", event), {"checkin": "closed"})
+        confirmed_post(organiser_client, url("manage-checkin", event), {"checkin": "closed"})
         organiser_client.post(url("manage-checkin", event), {"checkin": "schedule"})
     response = organiser_client.get(url("manage-event", event))
     assert len(response.context["audit_entries"]) == 20

@@ -12,10 +12,12 @@ from django.db import transaction
 from django.db.models import Case, Count, Q, Value, When
 from django.utils import timezone
 from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
 
 from ..models import Event, Player, Registration
 from ..models.registration import name_key
 from .audit import Actor, record
+from .confirmation import Blocker, Group, Preview
 from .errors import ServiceError
 from .locking import lock_event
 
@@ -65,19 +67,67 @@ def undo_check_in(*, registration: Registration, actor: Actor, now=None) -> Regi
     return registration
 
 
-def set_checkin_override(*, event: Event, override: str, actor: Actor) -> Event:
-    """The organiser closes check-in early, reopens it, or returns to the schedule."""
+def _attendance(event: Event) -> tuple[list[tuple[int, str]], list[tuple[int, str]]]:
+    """(id, name) of the registered players checked in, and of those not checked in, by name (one query)."""
+    rows = (Registration.objects.filter(event=event, status=Registration.Status.REGISTERED)
+            .order_by("player__name_key", "id").values_list("id", "player__name", "checked_in_at"))
+    checked_in = [(pk, name) for pk, name, at in rows if at is not None]
+    missing = [(pk, name) for pk, name, at in rows if at is None]
+    return checked_in, missing
+
+
+def _open_under(event: Event, override: str, now) -> bool:
+    """Whether check-in would be open under `override` (the event itself is not changed)."""
+    saved = event.checkin_override
+    event.checkin_override = override
+    try:
+        return event.checkin_is_open(now)
+    finally:
+        event.checkin_override = saved
+
+
+def checkin_preview(*, event: Event, override: str, now=None) -> Preview:
+    """What setting check-in to `override` does now. Closing it (by hand, or by going back to a schedule whose
+    time has passed) shuts everyone not checked in out of the event (R9): that asks for a confirmation."""
+    now = now or timezone.now()
+    open_now, blockers = event.checkin_is_open(now), []
+    if override not in Event.CheckinOverride.values:
+        blockers.append(Blocker("invalid", _("Unknown check-in setting.")))
+        return Preview(title=_("Check-in"), blockers=blockers, needed=False)
+    open_after = _open_under(event, override, now)
+    if override == Event.CheckinOverride.OPEN and event.numbers_assigned_at:
+        blockers.append(Blocker("numbered", _("Player numbers are already assigned; check-in cannot be reopened.")))
+    closing = open_now and not open_after or (
+        override == Event.CheckinOverride.CLOSED and event.checkin_override != override)
+    if not closing:
+        return Preview(title=_("Check-in"), blockers=blockers, needed=False)
+    checked_in, missing = _attendance(event)
+    lines = [
+        ngettext("%(count)s player checked in will play.", "%(count)s players checked in will play.",
+                 len(checked_in)) % {"count": len(checked_in)},
+        ngettext("%(count)s registered player not checked in will not be able to play.",
+                 "%(count)s registered players not checked in will not be able to play.",
+                 len(missing)) % {"count": len(missing)},
+        _("Late arrivals are refused from now on. Until player numbers are assigned you can reopen check-in."),
+    ]
+    groups = [Group(_("Not checked in"), [name for _pk, name in missing])] if missing else []
+    return Preview(title=_("Close check-in"), lines=lines, groups=groups, blockers=blockers,
+                   facts=["checkin", event.pk, override, open_now, open_after, [pk for pk, _n in checked_in],
+                          [pk for pk, _n in missing]])
+
+
+def set_checkin_override(*, event: Event, override: str, actor: Actor, expect: str | None = None,
+                         now=None) -> Event:
+    """The organiser closes check-in early, reopens it, or returns to the schedule. `expect`: the state of
+    `checkin_preview` the organiser confirmed (a closing needs it; see services.confirmation)."""
     if override not in Event.CheckinOverride.values:
         raise ServiceError(_("Unknown check-in setting."), code="invalid")
     with transaction.atomic():
         event = lock_event(event)
-        if override == Event.CheckinOverride.OPEN and event.numbers_assigned_at:
-            raise ServiceError(
-                _("Player numbers are already assigned; check-in cannot be reopened."), code="numbered"
-            )
         before = event.checkin_override
         if before == override:  # the same tap again (a phone sending twice): nothing to record
             return event
+        checkin_preview(event=event, override=override, now=now).require(expect)
         event.checkin_override = override
         event.save(update_fields=["checkin_override"])
         record(actor=actor, action="checkin.override", target=event, event=event, before={"override": before},
@@ -97,18 +147,48 @@ def numbering_order(registration_ids: list[int], *, method: str, seed: int | Non
     return list(registration_ids)
 
 
-def assign_numbers(*, event: Event, actor: Actor, method: str | None = None, seed: int | None = None, now=None) -> Event:
-    """R8.2: once check-in is closed, number the checked-in players (registration order or a seeded draw)."""
+def numbering_blockers(event: Event, *, now=None) -> list[Blocker]:
+    """Why the players cannot be numbered now (the event page shows them beside the button)."""
+    if event.numbers_assigned_at:
+        return [Blocker("numbered", _("Player numbers are already assigned."))]
+    if event.checkin_is_open(now or timezone.now()):
+        return [Blocker("open", _("Close check-in before assigning player numbers."))]
+    return []
+
+
+def numbering_preview(*, event: Event, method: str | None = None, now=None) -> Preview:
+    """What numbering the players does (R8.2): who gets a number, who does not, and that it is done once."""
+    method = method or event.numbering
+    blockers = numbering_blockers(event, now=now)
+    if method not in Event.Numbering.values:
+        blockers.append(Blocker("invalid", _("Unknown numbering method.")))
+        return Preview(title=_("Assign player numbers"), blockers=blockers)
+    checked_in, missing = _attendance(event)
+    label = Event.Numbering(method).label
+    lines = [
+        ngettext("%(count)s checked-in player gets number 1 (%(method)s).",
+                 "%(count)s checked-in players get numbers 1 to %(count)s (%(method)s).",
+                 len(checked_in)) % {"count": len(checked_in), "method": label},
+        _("This is done once: afterwards check-in cannot be reopened and the numbers do not change."),
+    ]
+    if missing:
+        lines.append(ngettext("%(count)s registered player did not check in: no number, and cannot play.",
+                              "%(count)s registered players did not check in: no number, and cannot play.",
+                              len(missing)) % {"count": len(missing)})
+    return Preview(title=_("Assign player numbers"), lines=lines, blockers=blockers,
+                   groups=[Group(_("Not checked in"), [name for _pk, name in missing])] if missing else [],
+                   facts=["numbers", event.pk, method, [pk for pk, _n in checked_in]])
+
+
+def assign_numbers(*, event: Event, actor: Actor, method: str | None = None, seed: int | None = None, now=None,
+                   expect: str | None = None) -> Event:
+    """R8.2: once check-in is closed, number the checked-in players (registration order or a seeded draw).
+    `expect`: the state of `numbering_preview` the organiser confirmed (services.confirmation)."""
     now = now or timezone.now()
     with transaction.atomic():
         event = lock_event(event)
-        if event.checkin_is_open(now):
-            raise ServiceError(_("Close check-in before assigning player numbers."), code="open")
-        if event.numbers_assigned_at:
-            raise ServiceError(_("Player numbers are already assigned."), code="numbered")
         method = method or event.numbering
-        if method not in Event.Numbering.values:
-            raise ServiceError(_("Unknown numbering method."), code="invalid")
+        numbering_preview(event=event, method=method, now=now).require(expect)
         if method == Event.Numbering.RANDOM and seed is None:
             seed = secrets.randbits(48)
         checked_in = list(

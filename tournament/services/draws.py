@@ -7,6 +7,7 @@ registrations into entrants, stores what the algorithms return, and logs every s
 from django.db import transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
 
 from ..formats import busan, hongkong
 from ..formats.draw import (
@@ -20,6 +21,7 @@ from ..formats.draw import (
 )
 from ..models import ConductRecord, Draw, Event, Registration, Stage, StageEntry
 from .audit import Actor, record
+from .confirmation import Blocker, Preview, refuse
 from .errors import ServiceError
 from .locking import lock_event
 from .seating import met_pairs, player_ids, write_seating
@@ -61,18 +63,24 @@ def entrants_of(registrations) -> list[Entrant]:
     ]
 
 
+def start_blockers(event: Event) -> list[Blocker]:
+    """Why the first stage cannot be created now (the draw page shows them beside the button)."""
+    if event.stages.exists():
+        return [Blocker("started", _("This event has already started."))]
+    if not event.numbers_assigned_at:
+        return [Blocker("not_numbered", _("Close check-in and assign player numbers before the first draw."))]
+    if checked_in(event).count() < 2:
+        return [Blocker("too_few", _("At least two checked-in players are needed for a draw."))]
+    return []
+
+
 def start_event(*, event: Event, actor: Actor) -> Stage:
     """Create the first stage once check-in is closed and the players are numbered (R8.1, R8.2)."""
     with transaction.atomic():
         event = lock_event(event)
-        if event.stages.exists():
-            raise ServiceError(_("This event has already started."), code="started")
-        if not event.numbers_assigned_at:
-            raise ServiceError(_("Close check-in and assign player numbers before the first draw."), code="not_numbered")
+        refuse(start_blockers(event))
         registrations = list(checked_in(event).values_list("id", flat=True))
         players = len(registrations)
-        if players < 2:
-            raise ServiceError(_("At least two checked-in players are needed for a draw."), code="too_few")
         if event.format == Event.Format.HONG_KONG:
             stage = Stage.objects.create(
                 event=event, number=1, name="Round 1", games=event.rotation_games, advance=Stage.Advance.NONE
@@ -169,13 +177,38 @@ def swap_seats(*, draw: Draw, first: int, second: int, actor: Actor) -> Draw:
     return draw
 
 
-def release_draw(*, draw: Draw, actor: Actor, now=None) -> Draw:
+def release_preview(draw: Draw) -> Preview:
+    """What releasing a draft does: every seated player and the public see their tables."""
+    stage = draw.stage
+    title = _("Release the draw of %(stage)s") % {"stage": stage.display_name}
+    if not draw.is_draft:
+        return Preview(title=title, blockers=[Blocker("not_draft", _("Only a draft can be released."))])
+    tables = draw.tables.count()
+    players = draw.seats.count()
+    shown = (_("%(players)s players at %(tables)s tables; players and the public will see it.")
+             if stage.event.public_draw else
+             _("%(players)s players at %(tables)s tables; players will see it on their own pages (the public "
+               "draw pages are switched off for this event)."))
+    lines = [
+        shown % {"players": players, "tables": tables},
+        _("Until a result is entered you can take it back to draft, with a reason."),
+    ]
+    if draw.violations:
+        lines.insert(1, ngettext("%(count)s constraint could not be met (see the draw page).",
+                                 "%(count)s constraints could not be met (see the draw page).",
+                                 len(draw.violations)) % {"count": len(draw.violations)})
+    return Preview(title=title, lines=lines,
+                   facts=["release", draw.pk, draw.status, draw.swaps, players, tables, len(draw.violations),
+                          stage.event.public_draw])
+
+
+def release_draw(*, draw: Draw, actor: Actor, now=None, expect: str | None = None) -> Draw:
+    """`expect`: the state of `release_preview` the organiser confirmed (services.confirmation)."""
     now = now or timezone.now()
     with transaction.atomic():
         lock_event(draw.stage.event_id)
         draw = Draw.objects.select_related("stage__event").get(pk=draw.pk)
-        if not draw.is_draft:
-            raise ServiceError(_("Only a draft can be released."), code="not_draft")
+        release_preview(draw).require(expect)
         draw.status = Draw.Status.RELEASED
         draw.released_at = now
         draw.save(update_fields=["status", "released_at"])

@@ -4,7 +4,7 @@ from django.contrib import messages
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import path, reverse
 from django.utils.translation import gettext as _
-from django.views.decorators.http import require_POST
+from django.views.decorators.http import require_http_methods, require_POST
 
 from ..forms.draws import DrawForm, SwapForm, UnreleaseForm
 from ..models import Draw, Stage
@@ -13,6 +13,7 @@ from ..qr import qr_svg
 from ..services import draws as draw_services
 from ..services import seating
 from ..services.audit import Actor
+from .confirm import Page, blocker_links, confirm_and_run
 from .helpers import run_service, staff_view
 
 
@@ -37,8 +38,20 @@ def draws_page(request, event):
         "draw_form": DrawForm(), "swap_form": SwapForm(seats=seats) if draw and draw.is_draft else None,
         "unrelease_form": UnreleaseForm(),
         "checked_in": draw_services.checked_in(event).count(),
+        "start_blockers": blocker_links(draw_services.start_blockers(event), _start_fix(event)) if not stage else [],
     }
     return render(request, "tournament/draws/manage.html", context)
+
+
+def _start_fix(event):
+    def fix(blocker):
+        where = {"festival": event.festival.slug, "event": event.slug}
+        if blocker.code == "not_numbered":
+            return reverse("manage-event", kwargs=where) + "#numbers-heading", _("Check-in and player numbers")
+        if blocker.code == "too_few":
+            return reverse("desk", kwargs=where), _("Check-in desk")
+        return None
+    return fix
 
 
 @require_POST
@@ -82,12 +95,19 @@ def swap(request, event, draw):
         done=_("The two players have swapped seats."), then=_back(event))
 
 
-@require_POST
+@require_http_methods(["GET", "POST"])
 @organiser_view
 def release(request, event, draw):
+    """Release a draft: GET shows how many players at how many tables will see it; the POST confirms."""
     draw = _draw(event, draw)
-    return run_service(request, lambda: draw_services.release_draw(draw=draw, actor=Actor.of(request)),
-                       done=_("The draw is released: players can see their tables now."), then=_back(event))
+    return confirm_and_run(
+        request, preview=lambda: draw_services.release_preview(draw),
+        call=lambda expect: draw_services.release_draw(draw=draw, actor=Actor.of(request), expect=expect),
+        page=Page(action=reverse("draw-release", kwargs={"festival": event.festival.slug, "event": event.slug,
+                                                         "draw": draw.pk}),
+                  back=_back(event), back_label=_("Table draw"), button=_("Release the draw"),
+                  context={"festival": event.festival, "event": event}),
+        done=_("The draw is released: players can see their tables now."), then=_back(event))
 
 
 @require_POST

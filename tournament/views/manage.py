@@ -11,7 +11,7 @@ from django.shortcuts import redirect, render
 from django.urls import path, register_converter, reverse
 from django.utils import timezone
 from django.utils.translation import gettext as _
-from django.views.decorators.http import require_GET, require_http_methods, require_POST
+from django.views.decorators.http import require_GET, require_http_methods
 
 from ..forms.manage import (
     RESERVED_EVENT_SLUGS,
@@ -27,7 +27,8 @@ from ..services import ServiceError
 from ..services import checkin as checkin_service
 from ..services import registration as registration_service
 from ..services.audit import Actor
-from .helpers import form_errors, run_service, staff_view
+from .confirm import Page, blocker_links, confirm_and_run
+from .helpers import form_errors, staff_view
 
 REGISTRATIONS_PER_PAGE = 100
 AUDIT_ENTRIES_SHOWN = 20
@@ -101,6 +102,9 @@ def manage_event(request, event):
         "now": now,
         "checkin_open": event.checkin_is_open(now),
         "numbering_form": NumberingForm(initial={"method": event.numbering}),
+        "numbering_blockers": blocker_links(
+            checkin_service.numbering_blockers(event, now=now),
+            lambda b: (_checkin_close_url(event), _("Close check-in")) if b.code == "open" else None),
         "filter_form": filter_form,
         "filter_refused": filter_form.is_bound and not filter_form.is_valid(),
         "page": page,
@@ -150,30 +154,66 @@ def _audit_detail(entry: AuditEntry) -> str:
 # --- Actions (POST only) ---------------------------------------------------------------------------------
 
 
-@require_POST
+def _checkin_close_url(event: Event) -> str:
+    return reverse("manage-checkin", kwargs={"festival": event.festival.slug, "event": event.slug}) + "?checkin=closed"
+
+
+@require_http_methods(["GET", "POST"])
 @organiser_view
 def set_checkin(request, event):
-    form = CheckinOverrideForm(request.POST)
+    """Close check-in, reopen it or follow the schedule. Closing it shuts everyone not checked in out (R9): GET
+    shows who that is, and the POST must carry that confirmation (services.confirmation)."""
+    form = CheckinOverrideForm(request.POST if request.method == "POST" else request.GET)
     if not form.is_valid():
         messages.error(request, form_errors(form))
         return redirect(_event_url(event))
-    return run_service(
-        request, lambda: checkin_service.set_checkin_override(
-            event=event, override=form.cleaned_data["checkin"], actor=Actor.of(request)),
-        done=lambda changed: _("Check-in: %(state)s.") % {"state": changed.get_checkin_override_display()},
-        then=_event_url(event))
+    override, before = form.cleaned_data["checkin"], event.checkin_override
+
+    def preview():
+        return checkin_service.checkin_preview(event=event, override=override)
+
+    if request.method != "POST" and not preview().needed:  # nothing to confirm: the page offers a plain button
+        return redirect(_event_url(event))
+
+    def done(changed):
+        if before == override:
+            return _("Nothing changed: check-in was already “%(state)s”.") % {
+                "state": changed.get_checkin_override_display()}
+        return _("Check-in: %(state)s.") % {"state": changed.get_checkin_override_display()}
+
+    return confirm_and_run(
+        request, preview=preview,
+        call=lambda expect: checkin_service.set_checkin_override(event=event, override=override,
+                                                                 actor=Actor.of(request), expect=expect),
+        page=Page(action=reverse("manage-checkin", kwargs={"festival": event.festival.slug, "event": event.slug}),
+                  back=_event_url(event), button=_("Close check-in"), danger=True,
+                  context={"festival": event.festival, "event": event},
+                  hidden=[("checkin", form.data["checkin"])]),
+        done=done, then=_event_url(event))
 
 
-@require_POST
+@require_http_methods(["GET", "POST"])
 @organiser_view
 def assign_numbers(request, event):
-    form = NumberingForm(request.POST)
+    """Number the checked-in players (R8.2), once: GET shows who gets a number and who does not."""
+    form = NumberingForm(request.POST if request.method == "POST" else request.GET)
     if not form.is_valid():
         messages.error(request, form_errors(form))
         return redirect(_event_url(event))
-    return run_service(
-        request, lambda: checkin_service.assign_numbers(event=event, method=form.cleaned_data["method"],
-                                                        actor=Actor.of(request)),
+    method = form.cleaned_data["method"]
+
+    def fix(blocker):
+        if blocker.code == "open":
+            return _checkin_close_url(event), _("Close check-in")
+        return None
+
+    return confirm_and_run(
+        request, preview=lambda: checkin_service.numbering_preview(event=event, method=method),
+        call=lambda expect: checkin_service.assign_numbers(event=event, method=method, actor=Actor.of(request),
+                                                           expect=expect),
+        page=Page(action=reverse("manage-numbers", kwargs={"festival": event.festival.slug, "event": event.slug}),
+                  back=_event_url(event) + "#numbers-heading", button=_("Assign player numbers"), fix=fix,
+                  context={"festival": event.festival, "event": event}, hidden=[("method", method)]),
         done=_("Player numbers are assigned; check-in is closed."), then=_event_url(event))
 
 

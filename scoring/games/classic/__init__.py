@@ -7,7 +7,7 @@ from tournament.services.errors import ServiceError
 from ...models import SheetSeat
 from ..base import Judgement, SheetGame
 from .entry import Entry, SeatEntry, has_knocked_rack_rule, judge, ruleset_of
-from .forms import CorrectionForm, SheetForm, initial_from_sheet, tile_pad
+from .forms import SheetCorrectionForm, SheetForm, initial_from_sheet, tile_pad
 
 __all__ = ["CLASSIC", "Entry", "SeatEntry", "judge", "ruleset_of"]
 
@@ -17,17 +17,14 @@ class ClassicGame(SheetGame):
     entry_template = "scoring/referee/classic/_entry.html"
     check_template = "scoring/referee/classic/_check.html"
     recorded_template = "scoring/referee/_sheet.html"
-    correction_template = "scoring/board/classic/_correct.html"
     line_template = "scoring/board/classic/_line.html"
     review_template = ""
     script = "js/sheet.js"
-    correction_script = ""
     badge = ""
     page_class = ""
     check_id = "sheet-check"
     marks_seats = True  # the check marks each problem at its seat card
     keeps_drafts = True  # static/js/sheet.js keeps a draft on the phone until the server has the sheet
-    correction_key_field = "key"
 
     def check_kind(self, entry) -> None:
         if not isinstance(entry, Entry):
@@ -67,14 +64,11 @@ class ClassicGame(SheetGame):
         return SheetForm(data, seats=seats, knocked_rack=has_knocked_rack_rule(event), initial=initial,
                          require_key=require_key)
 
-    def correction_form(self, data=None, *, event, seats, initial=None) -> CorrectionForm:
-        return CorrectionForm(data, seats=seats, knocked_rack=has_knocked_rack_rule(event), initial=initial)
+    def correction_form(self, data=None, *, event, seats, initial=None) -> SheetCorrectionForm:
+        return SheetCorrectionForm(data, seats=seats, knocked_rack=has_knocked_rack_rule(event), initial=initial)
 
     def initial_from(self, sheet) -> dict:
         return initial_from_sheet(sheet)
-
-    def correction_initial(self, sheet) -> dict:
-        return CorrectionForm.initial_from(sheet, sheet.seats.order_by("position"))
 
     def entry_context(self) -> dict:
         return {"pad": tile_pad()}
@@ -86,12 +80,6 @@ class ClassicGame(SheetGame):
             row["problems"] = judgement.seat_problems(row["position"]) if judgement else []
             row["result"] = judgement.result(row["position"]) if judgement else None
         return {"rows": rows}
-
-    def correction_context(self, form, judgement: Judgement | None) -> dict:
-        rows = [{"seat": seat, "fields": fields,
-                 "problems": judgement.seat_problems(seat.position) if judgement else []}
-                for seat, fields in form.seat_rows()]
-        return {"rows": rows, "table_problems": judgement.table_problems if judgement else []}
 
 
 CLASSIC = ClassicGame()

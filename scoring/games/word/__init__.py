@@ -10,7 +10,6 @@ from django.utils.translation import gettext_lazy
 from rules.word import JOKER_LEFT_PENALTY
 from tournament.services.errors import ServiceError
 
-from ...forms.common import new_key
 from ...models import ScoreSheet, SheetSeat, WordTurn
 from ..base import Judgement, SheetGame
 from ..problems import message
@@ -25,17 +24,14 @@ class WordGame(SheetGame):
     entry_template = "scoring/referee/word/_entry.html"
     check_template = "scoring/referee/word/_check.html"
     recorded_template = "scoring/referee/word/_sheet.html"
-    correction_template = "scoring/board/word/_correct.html"
     line_template = "scoring/board/word/_line.html"
     review_template = "scoring/board/word/_review.html"
     script = "js/word-sheet.js"
-    correction_script = "js/word-sheet.js"
     badge = gettext_lazy("Rummikub Word")
     page_class = "word-sheet-page"
     check_id = "word-check"
     marks_seats = False
     keeps_drafts = False
-    correction_key_field = "idempotency_key"
 
     def check_kind(self, entry) -> None:
         if not isinstance(entry, WordEntry):
@@ -83,9 +79,6 @@ class WordGame(SheetGame):
     def initial_from(self, sheet) -> dict:
         return initial_from_word_sheet(sheet)
 
-    def correction_initial(self, sheet) -> dict:
-        return {**initial_from_word_sheet(sheet), "idempotency_key": new_key()}
-
     def review_context(self, sheet, lines) -> dict:
         """The sheet's turns with each player's name; one query."""
         names = {line.position: line.registration.player.name for line in lines}
@@ -109,9 +102,6 @@ class WordGame(SheetGame):
                         "result": judgement.result(s.position) if judgement else None} for s in form.seats]
         return {"turn_rows": form.turn_rows(), "joker_rows": form.joker_rows(), "turn_lines": turn_lines,
                 "seat_totals": seat_totals}
-
-    def correction_context(self, form, judgement: Judgement | None) -> dict:
-        return self.check_context(form, judgement)
 
 
 WORD = WordGame()

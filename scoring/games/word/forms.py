@@ -8,7 +8,7 @@ with more; word-sheet.js adds rows in place. Only parsing here: rules.word judge
 from django import forms
 from django.utils.translation import gettext_lazy as _
 
-from ...forms.common import KEY_PATTERN, NumberInput, TapRadio
+from ...forms.common import KEY_PATTERN, NumberInput, TapRadio, reason_field
 from ...models import ScoreSheet
 from .entry import MAX_WORDS_TEXT, WordEntry, entry_from_form
 
@@ -112,5 +112,4 @@ def initial_from_word_sheet(sheet: ScoreSheet) -> dict:
 class WordCorrectionForm(WordSheetForm):
     """The chief referee's correction of a confirmed Word sheet: the same turn rows and jokers, plus why."""
 
-    reason = forms.CharField(label=_("Reason for the correction"), max_length=1000,
-                             widget=forms.Textarea(attrs={"rows": 2, "class": "form-control"}))
+    reason = reason_field()

@@ -47,6 +47,9 @@ class Watch:
         page.add_init_script(REPORT_VIOLATIONS)  # before any of the page's own scripts, on every page load
         page.on("console", self._console)
         page.on("pageerror", lambda error: self.errors.append(f"{page.url}: {error}"))
+        # Chromium's console names only the page; this names the resource that failed.
+        page.on("response", lambda response: response.status >= 400 and self.errors.append(
+            f"{page.url}: {response.request.method} {response.url} answered {response.status}"))
 
     def _violation(self, report: dict) -> None:
         self.violations.append(report)

@@ -341,11 +341,11 @@ def test_the_migration_turns_logged_decisions_into_keeps_playing_records():
     before, after = [("tournament", "0009_drop_text_settings")], [("tournament", "0010_kept_playing_is_a_conduct_record")]
     executor = MigrationExecutor(connection)
     leaves = executor.loader.graph.leaf_nodes()
+    event = released_stage(4).event  # built with today's models, then the database goes back in time
+    player = Registration.objects.filter(event=event).first()
     try:
         executor.migrate(before)
         old = executor.loader.project_state(before).apps
-        event = released_stage(4).event  # built with today's models; the tables are the same before and after
-        player = Registration.objects.filter(event=event).first()
         old.get_model("tournament", "AuditEntry").objects.create(
             action="conduct.kept", event_id=event.pk, festival_id=event.festival_id, target_type="registration",
             target_id=player.pk, reason="Apologised", after={"warnings": 3})

@@ -84,6 +84,7 @@ def build_world() -> SimpleNamespace:
     organiser_actor = Actor(label="organiser")
     festival = make_festival(name="부산 보드게임페스티벌", starts_on=now.date(), ends_on=now.date())
     organiser = make_staff(festival, "organiser")
+    call_command("add_organiser", organiser.username)  # may create festivals too
     chief = make_staff(festival, "chief referee")
     desk = make_staff(festival, "desk")
     referee = make_staff(festival, "referee")
@@ -220,6 +221,9 @@ CASES = [
     Case("home", "anonymous", lambda w: reverse("home"), ("Festivals",)),
     Case("home-ko", "anonymous", lambda w: reverse("home"), ("Festivals",), lang="ko"),
     Case("home-zh-hant", "anonymous", lambda w: reverse("home"), ("Festivals",), lang="zh-hant"),
+    Case("set-password-link-used", "anonymous", lambda w: reverse("password_reset_confirm", args=["MQ", "set-password"]),
+         ("Set your password",)),
+    Case("password-set", "anonymous", lambda w: reverse("password_reset_complete"), ("Password set",)),
     Case("festival", "anonymous", lambda w: reverse("festival", kwargs={"festival": w.festival.slug}),
          (_name("festival"),)),
     Case("event", "anonymous", _live("event"), (_name("live"),)),
@@ -310,6 +314,10 @@ CASES = [
     Case("conduct-preview", "chief", _live("conduct"), ("Before you apply",), then=_preview_disqualification),
     # The organiser.
     Case("my-work", "organiser", lambda w: reverse("manage-home"), ("My work",)),
+    Case("my-work-referee", "referee", lambda w: reverse("manage-home"), ("My work",)),
+    Case("festival-new", "organiser", lambda w: reverse("manage-festival-new"), ("New festival",)),
+    Case("staff", "organiser", lambda w: reverse("manage-staff", kwargs={"festival": w.festival.slug}),
+         ("Staff and roles", _name("festival"))),
     Case("manage-festival", "organiser", lambda w: reverse("manage-festival", kwargs={"festival": w.festival.slug}),
          (_name("festival"),)),
     Case("manage-event", "organiser", lambda w: reverse("manage-event", kwargs=ev(w.desk_event)),
@@ -520,6 +528,7 @@ NOT_PAGES = {
     "desk-search", "desk-counts", "referee-link-preview", "referee-preview", "board-correct-check",
     "round-clock", "manage-export", "event-export-json", "event-export-standings", "event-export-results",
     "api-event", "api-standings", "api-draw", "api-player",
+    "manage-staff-add", "manage-staff-remove", "manage-staff-link",  # POSTs (the link page answers one)
 }
 
 

@@ -5,6 +5,7 @@ Fixtures, reusable by every module in tests/e2e/:
   no internet). Missing Chromium: the tests FAIL when `CI` is set (CI must run them) and SKIP otherwise.
 - `phone(name, lang=...)` — a new "phone": its own browser context (cookies, localStorage) at 360×740 and
   one page in it. Several phones in one test are several people (referee, chief referee, a player).
+  `desktop=True` makes it a desktop-sized window instead (an organiser at the office).
 - `page` — the first phone, for tests that need only one.
 - `server` — the live server (pytest-django's `live_server`, a real HTTP server in a thread, static files
   served from static/ by the finders); `server.url(path_or_route_name, **kwargs)` builds an address.
@@ -44,6 +45,7 @@ CHROMIUM_ARGS = [
     "--disable-component-update", "--disable-sync",
 ]
 PHONE = {"viewport": {"width": 360, "height": 740}, "is_mobile": True, "has_touch": True, "device_scale_factor": 1}
+DESKTOP = {"viewport": {"width": 1280, "height": 860}}
 TIMEOUT_MS = 10_000  # waits (not assertions about time): generous for a slow CI machine
 ARTIFACTS = Path(settings.BASE_DIR) / "artifacts" / "e2e"
 INSTALL_HINT = "apt-get install -y chromium fonts-noto-cjk (.ci/run does this when /usr/bin/chromium is missing)"
@@ -159,8 +161,8 @@ def phone(request, browser, server, shot):
     `lang` sets the browser's Accept-Language (the app's LocaleMiddleware follows it)."""
     opened = []
 
-    def new_phone(name: str = "phone", *, lang: str = "en"):
-        context = browser.new_context(locale=lang, **PHONE)
+    def new_phone(name: str = "phone", *, lang: str = "en", desktop: bool = False):
+        context = browser.new_context(locale=lang, **(DESKTOP if desktop else PHONE))
         context.set_default_timeout(TIMEOUT_MS)
         context.set_default_navigation_timeout(TIMEOUT_MS)
         page = context.new_page()

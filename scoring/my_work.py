@@ -48,7 +48,7 @@ def _event_url(name: str, event: Event, **kwargs) -> str:
 
 def next_step(event: Event, stages: list[Stage], now) -> Link:
     """The organiser's next action in the flow of the day: check-in, numbers, draw, release, play, results.
-    `stages` carry `released_first_games` (their released seatings of game 1)."""
+    `stages` carry `first_games` (their seatings of game 1, draft or released)."""
     if not stages:
         if event.numbers_assigned_at is None:
             if event.checkin_is_open(now):
@@ -58,9 +58,10 @@ def next_step(event: Event, stages: list[Stage], now) -> Link:
             return Link(_("Assign player numbers"), _event_url("manage-event", event) + "#numbers-heading")
         return Link(_("Make the first draw"), _event_url("manage-draws", event))
     stage = stages[-1]
-    if not stage.released_first_games:
-        return Link(_("Release the draw of %(stage)s") % {"stage": stage.display_name},
-                    _event_url("manage-draws", event))
+    statuses = {draw.status for draw in stage.first_games}
+    if Draw.Status.RELEASED not in statuses:
+        text = (_("Release the draw of %(stage)s") if statuses else _("Make the draw of %(stage)s"))
+        return Link(text % {"stage": stage.display_name}, _event_url("manage-draws", event))
     if stage.closed_at is None:
         return Link(_("Follow %(stage)s and close it") % {"stage": stage.display_name},
                     _event_url("board-stage", event, stage=stage.number))
@@ -74,8 +75,7 @@ def my_work(user) -> tuple[list[FestivalWork], list[RefereeAssignment]]:
     now = timezone.now()
     festivals = Festival.objects.all() if user.is_superuser else Festival.objects.filter(staff_roles__user=user)
     stages = Stage.objects.order_by("number").prefetch_related(
-        Prefetch("draws", queryset=Draw.objects.filter(status=Draw.Status.RELEASED, game=1).only("pk", "stage_id"),
-                 to_attr="released_first_games"))
+        Prefetch("draws", queryset=Draw.objects.filter(game=1).only("pk", "stage_id", "status"), to_attr="first_games"))
     festivals = list(festivals.distinct().prefetch_related(
         Prefetch("events", queryset=Event.objects.order_by("starts_at", "name").prefetch_related(
             Prefetch("stages", queryset=stages, to_attr="stage_list"))),

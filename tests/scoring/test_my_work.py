@@ -60,7 +60,7 @@ def test_the_organiser_follows_the_day_step_by_step(db):
     def step():
         stages = list(event.stages.order_by("number"))
         for s in stages:
-            s.released_first_games = list(s.draws.filter(status="released", game=1))
+            s.first_games = list(s.draws.filter(game=1))
         return next_step(event, stages, now)
 
     assert step().label == "Follow Round 1 and close it"
@@ -68,7 +68,10 @@ def test_the_organiser_follows_the_day_step_by_step(db):
     Stage.objects.filter(pk=stage.pk).update(closed_at=now)
     assert step().label == "Make the draw of the next round"
     final = Stage.objects.create(event=event, number=2, name="Final", games=1, advance=Stage.Advance.FINAL)
+    assert step().label == "Make the draw of Final"
+    draft = final.draws.create(game=1, status="draft", seed=1, algorithm_version="test")
     assert step().label == "Release the draw of Final"
+    draft.delete()
     Stage.objects.filter(pk=final.pk).update(closed_at=now)
     final.draws.create(game=1, status="released", seed=1, algorithm_version="test")
     assert step().label == "Results" and step().url == event_url("manage-results", event)

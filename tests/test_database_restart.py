@@ -40,10 +40,11 @@ def app_backends(db) -> list[tuple[int, str | None]]:
 
 
 def terminate_all(db) -> None:
-    db.execute("SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE application_name = %s", [APP])
+    """A restart ends every connection, also one the server opens while the others are ending."""
     deadline = time.monotonic() + 10
     while app_backends(db):
         assert time.monotonic() < deadline, "the server's connections did not end"
+        db.execute("SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE application_name = %s", [APP])
         time.sleep(0.05)
 
 
@@ -77,7 +78,7 @@ def test_requests_after_the_database_dropped_an_idle_connection_succeed(served):
 def test_a_submission_cut_off_by_a_restart_records_nothing_and_its_resend_records_one_sheet(served):
     server, link, stage, db = served
     referee = Browser("referee")
-    game_url = f"/t/{link.token}/game/1/"
+    game_url = f"/t/{link.token}/stage-{stage.number}/game/1/"
     page = referee.request(server, game_url)
     [form] = PageForms(page.text).matching(f"{game_url}$")
     data = went_out(browser_data(form), random.Random(1))

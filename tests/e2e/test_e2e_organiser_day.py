@@ -392,7 +392,7 @@ def close_round_one(server, organiser, shot, event):
 
 def table_one_card_opens_round_two(server, organiser, person, shot, event, links):
     my_work(organiser, server)
-    expect(next_step(organiser)).to_have_text("Release the draw of Round 2")  # closing made round 2
+    expect(next_step(organiser)).to_have_text("Make the draw of Round 2")  # closing made round 2, not its draw
     next_step(organiser).click()
     draw_and_release(organiser, organiser.url, SEEDS[2], 2)
     assert make_links(organiser, 2, made=links) == {1: links[1], 2: links[2]}

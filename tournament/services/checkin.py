@@ -8,7 +8,7 @@ import secrets
 import unicodedata
 from dataclasses import dataclass
 
-from django.db import transaction
+from django.db import IntegrityError, transaction
 from django.db.models import Case, Count, Q, Value, When
 from django.utils import timezone
 from django.utils.translation import gettext as _
@@ -20,6 +20,30 @@ from .audit import Actor, record
 from .confirmation import Blocker, Group, Preview
 from .errors import ServiceError
 from .locking import lock_event
+from .registration import PlayerDetails, enter_walk_in, registration_snapshot
+
+
+def _admit(*, event: Event, registration: Registration, actor: Actor, now) -> bool:
+    """Check a locked registration in (R9); False if it already was. The caller records the change."""
+    if not event.checkin_is_open(now):
+        raise ServiceError(_("Check-in for this event is closed; late arrivals cannot be admitted."), code="closed")
+    if registration.status == Registration.Status.WAITLISTED:
+        raise ServiceError(
+            _("%(name)s is on the waiting list and has no place, so cannot be checked in.")
+            % {"name": registration.player.name},
+            code="waitlisted",
+        )
+    if registration.status != Registration.Status.REGISTERED:
+        raise ServiceError(
+            _("%(name)s has withdrawn from this event and cannot be checked in.") % {"name": registration.player.name},
+            code="withdrawn",
+        )
+    if registration.is_checked_in:
+        return False
+    registration.checked_in_at = now
+    registration.checked_in_by = actor.user
+    registration.save(update_fields=["checked_in_at", "checked_in_by"])
+    return True
 
 
 def check_in(*, registration: Registration, actor: Actor, now=None) -> Registration:
@@ -28,26 +52,33 @@ def check_in(*, registration: Registration, actor: Actor, now=None) -> Registrat
     with transaction.atomic():
         event = lock_event(registration.event_id)
         registration = Registration.objects.select_for_update(of=("self",)).select_related("player").get(pk=registration.pk)
-        if not event.checkin_is_open(now):
-            raise ServiceError(_("Check-in for this event is closed; late arrivals cannot be admitted."), code="closed")
-        if registration.status == Registration.Status.WAITLISTED:
-            raise ServiceError(
-                _("%(name)s is on the waiting list and has no place, so cannot be checked in.")
-                % {"name": registration.player.name},
-                code="waitlisted",
-            )
-        if registration.status != Registration.Status.REGISTERED:
-            raise ServiceError(
-                _("%(name)s has withdrawn from this event and cannot be checked in.") % {"name": registration.player.name},
-                code="withdrawn",
-            )
-        if registration.is_checked_in:
-            return registration
-        registration.checked_in_at = now
-        registration.checked_in_by = actor.user
-        registration.save(update_fields=["checked_in_at", "checked_in_by"])
-        record(actor=actor, action="checkin.in", target=registration, event=event, after={"checked_in": now.isoformat()})
+        if _admit(event=event, registration=registration, actor=actor, now=now):
+            record(actor=actor, action="checkin.in", target=registration, event=event,
+                   after={"checked_in": now.isoformat()})
     return registration
+
+
+def walk_in(*, event: Event, details: PlayerDetails, actor: Actor, now=None) -> Registration:
+    """A player who did not register arrives at the desk (R9): entered and checked in in one step, if the
+    organiser allows walk-ins and check-in is open. Beyond the places they go on the waiting list, not
+    checked in. Same identity, clash and capacity rules as registering (services.registration)."""
+    now = now or timezone.now()
+    try:
+        with transaction.atomic():
+            event = lock_event(event)
+            if not event.walk_ins:
+                raise ServiceError(_("The organiser does not allow walk-ins for this event."), code="no_walk_ins")
+            if not event.checkin_is_open(now):
+                raise ServiceError(_("Check-in for this event is closed; late arrivals cannot be admitted."),
+                                   code="closed")
+            registration, before = enter_walk_in(event=event, details=details, now=now)
+            if registration.status == Registration.Status.REGISTERED:
+                _admit(event=event, registration=registration, actor=actor, now=now)
+            record(actor=actor, action="registration.walk_in", target=registration, event=event, before=before,
+                   after=registration_snapshot(registration))
+            return registration
+    except IntegrityError:
+        raise ServiceError(_("This registration already exists."), code="duplicate") from None
 
 
 def undo_check_in(*, registration: Registration, actor: Actor, now=None) -> Registration:

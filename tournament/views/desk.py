@@ -209,7 +209,7 @@ def correct(request, event, registration):
     else:
         form = CorrectionForm(initial={"name": player.name, "affiliation": player.affiliation,
                                        "birth_year": player.birth_year})
-    return render(request, "tournament/desk/correct.html", _common(request, event, r=registration, form=form,
+    return render(request, "tournament/desk/correct.html", _common(request, event, r=registration, form=form, asked=asked,
                                                                    next_url=asked or _desk_url(event, player.name)))
 
 

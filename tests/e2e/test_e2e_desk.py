@@ -2,10 +2,13 @@
 tapping, the counts follow, and the page is never reloaded (htmx swaps the row and the counts; R9)."""
 
 import pytest
+from django.utils import timezone
 from playwright.sync_api import expect
 
-from tests.factories import make_event, make_player, make_registration, make_staff
+from tests.factories import make_event, make_player, make_registration, make_staff, ready_event
 from tournament.models import Event, Player, Registration
+from tournament.services.audit import Actor
+from tournament.services.checkin import assign_numbers, check_in, set_checkin_override
 
 NAMES = ["김민준", "김서연", "박지훈", "Chan Tai Man", "Lee Ka Yan"]
 
@@ -112,3 +115,27 @@ def test_desk_registers_a_walk_in_corrects_a_name_and_shows_a_lost_link(event, p
     expect(player_phone.locator("body")).to_contain_text("박지훈")
     expect(player_phone.locator("body")).to_contain_text("This is your personal page")
     shot(player_phone, "player-opens-the-link")
+
+
+def test_organiser_reopens_check_in_after_numbering_and_a_newcomer_is_numbered_after(page, server, shot, sign_in):
+    """R8.2 before the first draw: the warning says the numbers given stay; a late player is numbered after them."""
+    event = ready_event(4)
+    organiser = make_staff(event.festival, "organiser")
+    manage = server.url("manage-event", festival=event.festival.slug, event=event.slug)
+    sign_in(page, organiser, next_url=manage.removeprefix(server.root))
+    page.get_by_role("link", name="Reopen check-in").click()
+    expect(page.locator("main")).to_contain_text("The 4 player numbers already given stay as they are.")
+    expect(page.locator("main")).to_contain_text("from 5 on")
+    shot(page, "reopen-warning")
+    page.get_by_role("button", name="Reopen check-in").click()
+    expect(page.locator(".alert-success")).to_contain_text("Check-in:")
+    shot(page, "reopened")
+    event.refresh_from_db()
+    assert event.checkin_is_open(timezone.now()) and event.numbers_assigned_at is None
+
+    late = make_registration(event, make_player(event.festival, name="Late Comer"))
+    check_in(registration=late, actor=Actor(user=organiser))
+    set_checkin_override(event=event, override=Event.CheckinOverride.CLOSED, actor=Actor(user=organiser))
+    assign_numbers(event=event, actor=Actor(user=organiser), method="registration")
+    numbers = dict(Registration.objects.filter(event=event).values_list("player__name", "number"))
+    assert numbers.pop("Late Comer") == 5 and sorted(numbers.values()) == [1, 2, 3, 4]

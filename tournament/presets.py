@@ -147,6 +147,7 @@ def event_values(preset: Preset, *, day: dt.date, tz, now: dt.datetime, players:
         "ranking_points": [], "under_15_no_points": True, "tiebreaks": [],
         "public_draw": True, "public_standings": True, "public_scores": True,
         "avoid_same_affiliation": True, "avoid_repeat_opponents": True, "spread_seeds": True,
+        "walk_ins": True,
     }
     values |= day_times(format=preset.format, day=day, start=preset.start, tz=tz, stage_games=stage_games,
                         final_games=1, rotation_games=preset.games)

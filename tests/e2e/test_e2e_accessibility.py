@@ -99,6 +99,7 @@ def build_world() -> SimpleNamespace:
         make_registration(desk_event, make_player(festival, name=name))
     make_registration(desk_event, make_player(festival, name="김도윤"), checked_in_at=now)
     make_registration(desk_event, make_player(festival, name="김대기"), status=Registration.Status.WAITLISTED)
+    desk_reg = Registration.objects.get(event=desk_event, player__name="김서연")
 
     # A live Busan round of 16: table 1 submitted, table 2 confirmed, 3 and 4 still to enter.
     started = now - dt.timedelta(minutes=20)  # a round under way: the clocks count down
@@ -137,7 +138,7 @@ def build_world() -> SimpleNamespace:
 
     return SimpleNamespace(
         festival=festival, organiser=organiser, chief=chief, desk=desk, referee=referee, open_event=open_event,
-        personal=personal, desk_event=desk_event, stage=stage, live=live, links=links, replaced=replaced, idle=idle,
+        personal=personal, desk_event=desk_event, desk_reg=desk_reg, stage=stage, live=live, links=links, replaced=replaced, idle=idle,
         submitted=submitted,
         confirmed=confirmed, warned=warned, word_stage=word_stage, word_link=word_link, word_sheet=word_sheet,
         draft_event=draft_event, draft=draft, finished=finished, hong_kong=hong_kong, live_draw=stage.draws.get(),
@@ -296,6 +297,15 @@ CASES = [
          ("Check-in desk", _name("desk_event"))),
     Case("desk-missing", "desk", lambda w: reverse("desk-missing", kwargs=ev(w.desk_event)),
          ("Who is missing",)),
+    Case("desk-walk-in", "desk", lambda w: reverse("desk-walk-in", kwargs=ev(w.desk_event)),
+         ("Walk-in", _name("desk_event"))),
+    Case("desk-walk-in-ko", "desk", lambda w: reverse("desk-walk-in", kwargs=ev(w.desk_event)),
+         ("Walk-in", _name("desk_event")), lang="ko"),
+    Case("desk-link", "desk", lambda w: reverse("desk-link", kwargs={**ev(w.desk_event), "registration": w.desk_reg.pk}),
+         ("Personal link", lambda w: w.desk_reg.player.name)),
+    Case("desk-correct", "desk",
+         lambda w: reverse("desk-correct", kwargs={**ev(w.desk_event), "registration": w.desk_reg.pk}),
+         ("Correct a player's details", _name("desk_event"))),
     # The chief referee.
     Case("board", "chief", _live("board"), ("Live board", _name("live"))),
     Case("board-sheet", "chief", lambda w: reverse("board-sheet", kwargs={**ev(w.live), "sheet_id": w.submitted.pk}),

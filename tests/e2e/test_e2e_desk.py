@@ -2,10 +2,13 @@
 tapping, the counts follow, and the page is never reloaded (htmx swaps the row and the counts; R9)."""
 
 import pytest
+from django.utils import timezone
 from playwright.sync_api import expect
 
-from tests.factories import make_event, make_player, make_registration, make_staff
-from tournament.models import Event, Registration
+from tests.factories import make_event, make_player, make_registration, make_staff, ready_event
+from tournament.models import Event, Player, Registration
+from tournament.services.audit import Actor
+from tournament.services.checkin import assign_numbers, check_in, set_checkin_override
 
 NAMES = ["김민준", "김서연", "박지훈", "Chan Tai Man", "Lee Ka Yan"]
 
@@ -60,3 +63,79 @@ def test_desk_checks_in_players_by_search_and_tap_without_reloading_the_page(
     assert marker.survived(page), "the desk page was reloaded; check-ins must swap in place"
     assert checked_in(event) == {"김민준", "김서연", "Chan Tai Man"}
     expect(page.locator("#desk-counts")).to_contain_text("2 missing")
+
+
+def test_desk_registers_a_walk_in_corrects_a_name_and_shows_a_lost_link(event, page, phone, server, shot, sign_in):
+    """The exceptions of a real morning at 360 px: a walk-in registered and checked in in one step, a typo in a
+    name corrected, and a player's lost personal link shown on screen and opened from the QR's address."""
+    desk_user = make_staff(event.festival, "desk")
+    desk = server.url("desk", festival=event.festival.slug, event=event.slug)
+    sign_in(page, desk_user, next_url=desk.removeprefix(server.root))
+
+    # A walk-in, without contact: registered, checked in, and their personal link shown at once.
+    page.get_by_role("link", name="Walk-in: register and check in").click()
+    expect(page.locator("h1")).to_have_text("Walk-in: register and check in")
+    page.get_by_label("Name").fill("이서연")
+    page.get_by_label("Birth year").fill("2008")
+    page.get_by_label("School or club").fill("해운대고등학교")
+    shot(page, "walk-in-form")
+    page.get_by_role("button", name="Register and check in").click()
+    expect(page.locator(".alert-success")).to_contain_text("이서연 is registered and checked in.")
+    expect(page.locator("h1")).to_have_text("이서연")
+    expect(page.locator("#personal-link")).to_be_visible()
+    expect(page.locator(".qr-code svg")).to_be_visible()
+    shot(page, "walk-in-checked-in-with-link")
+    walker = Registration.objects.get(event=event, player__name="이서연")
+    assert walker.checked_in_at is not None and walker.status == Registration.Status.REGISTERED
+
+    # A typo: 박지훈 was registered as "박지운"; the desk finds the row and corrects it.
+    Player.objects.filter(festival=event.festival, name="박지훈").update(name="박지운", name_key="박지운")
+    page.goto(desk + "?q=지운")
+    row = page.locator("#desk-results li", has_text="박지운")
+    row.get_by_role("link", name="Correct").click()
+    expect(page.locator("h1")).to_have_text("Correct a player's details")
+    page.get_by_label("Name").fill("박지훈")
+    shot(page, "correct-name")
+    page.get_by_role("button", name="Save the correction").click()
+    expect(page.locator(".alert-success")).to_contain_text("The details of 박지훈 are corrected.")
+    expect(page.locator("#desk-results li", has_text="박지훈")).to_have_count(1)
+    shot(page, "name-corrected")
+
+    # A lost link: the desk finds the player and shows the QR and address; the player's phone opens it.
+    row = page.locator("#desk-results li", has_text="박지훈")
+    row.get_by_role("link", name="Personal link").click()
+    link = page.locator("#personal-link")
+    expect(link).to_be_visible()
+    expect(page.locator(".qr-code svg")).to_be_visible()
+    shot(page, "lost-link-shown")
+    width = page.evaluate("document.documentElement.scrollWidth")
+    assert width <= 360, f"the link page is {width} px wide on a 360 px phone"
+    player_phone = phone("player")
+    player_phone.goto(link.get_attribute("href"))
+    expect(player_phone.locator("body")).to_contain_text("박지훈")
+    expect(player_phone.locator("body")).to_contain_text("This is your personal page")
+    shot(player_phone, "player-opens-the-link")
+
+
+def test_organiser_reopens_check_in_after_numbering_and_a_newcomer_is_numbered_after(page, server, shot, sign_in):
+    """R8.2 before the first draw: the warning says the numbers given stay; a late player is numbered after them."""
+    event = ready_event(4)
+    organiser = make_staff(event.festival, "organiser")
+    manage = server.url("manage-event", festival=event.festival.slug, event=event.slug)
+    sign_in(page, organiser, next_url=manage.removeprefix(server.root))
+    page.get_by_role("link", name="Reopen check-in").click()
+    expect(page.locator("main")).to_contain_text("The 4 player numbers already given stay as they are.")
+    expect(page.locator("main")).to_contain_text("from 5 on")
+    shot(page, "reopen-warning")
+    page.get_by_role("button", name="Reopen check-in").click()
+    expect(page.locator(".alert-success")).to_contain_text("Check-in:")
+    shot(page, "reopened")
+    event.refresh_from_db()
+    assert event.checkin_is_open(timezone.now()) and event.numbers_assigned_at is None
+
+    late = make_registration(event, make_player(event.festival, name="Late Comer"))
+    check_in(registration=late, actor=Actor(user=organiser))
+    set_checkin_override(event=event, override=Event.CheckinOverride.CLOSED, actor=Actor(user=organiser))
+    assign_numbers(event=event, actor=Actor(user=organiser), method="registration")
+    numbers = dict(Registration.objects.filter(event=event).values_list("player__name", "number"))
+    assert numbers.pop("Late Comer") == 5 and sorted(numbers.values()) == [1, 2, 3, 4]

@@ -62,7 +62,7 @@ EVENT_FORM = {"preset": "preset", "name": "name", "slug": "slug", "game": "game_
               "first_seating": "first_seating", "ranking_points": "points", "under_15_no_points": "bool",
               "tiebreaks": "tiebreaks", "public_draw": "bool", "public_standings": "bool", "public_scores": "bool",
               "numbering": "numbering", "avoid_same_affiliation": "bool", "avoid_repeat_opponents": "bool",
-              "spread_seeds": "bool", "propose": "propose"}
+              "spread_seeds": "bool", "walk_ins": "bool", "propose": "propose"}
 SCHEDULE = {"action": "slot_action", "slot-TOTAL_FORMS": "games", "slot-INITIAL_FORMS": "games",
             "slot-{s}-kind": "slot_kind", "slot-{s}-number": "stage_no", "slot-{s}-label": "name",
             "slot-{s}-starts": "time", "slot-{s}-ends": "time", "slot-{s}-remove": "bool"}
@@ -82,6 +82,10 @@ ENDPOINTS = [
     # --- the desk ---------------------------------------------------------------------------------------
     E("desk-checkin", {"next": "next"}, DESK_STAFF, ("open", "later", "classic", "other")),
     E("desk-undo", {"next": "next"}, DESK_STAFF, ("open", "later", "classic", "other")),
+    E("desk-walk-in", REGISTRATION, DESK_STAFF, ("open", "later", "numbered", "classic", "other"),
+      recipe="registration"),
+    E("desk-correct", {"name": "name", "affiliation": "name", "birth_year": "birth_year", "next": "next"},
+      DESK_STAFF, ("open", "later", "classic", "other")),
     # --- the organiser: registrations, check-in, numbers, draws ------------------------------------------
     E("manage-import", {"default_event": "event_slug", "upload": "bool"}, ORGANISERS, files={"file": "sheet_file"},
       recipe="upload"),

@@ -5,7 +5,7 @@ import datetime as dt
 
 import pytest
 
-from tests.factories import EVENT_DAY, make_event, make_player, make_registration, make_staff
+from tests.factories import EVENT_DAY, make_event, make_player, make_registration, make_staff, ready_event
 from tournament.models import AuditEntry, Event, Registration
 from tournament.permissions import DESK
 from tournament.services import ServiceError
@@ -14,12 +14,16 @@ from tournament.services.checkin import (
     DeskQuery,
     assign_numbers,
     check_in,
+    checkin_preview,
     desk_counts,
     numbering_order,
+    numbering_preview,
     search_registrations,
     set_checkin_override,
     undo_check_in,
 )
+from tournament.services.confirmation import Unconfirmed
+from tournament.services.draws import start_event
 
 BEFORE_CHECKIN = EVENT_DAY.replace(hour=10, minute=29)
 IN_CHECKIN = EVENT_DAY.replace(hour=10, minute=45)
@@ -131,12 +135,54 @@ def test_unknown_override_is_refused(event, organiser_actor, override):
     assert refresh(event).checkin_override == "" and not AuditEntry.objects.exists()
 
 
-def test_check_in_cannot_be_reopened_once_numbers_are_assigned(event, organiser_actor):
-    assign_numbers(event=event, actor=organiser_actor, now=AFTER_CHECKIN)
+def test_reopened_after_numbering_keeps_the_numbers_and_numbers_newcomers_after_them(event, organiser_actor):
+    """R8.2: until the first round is set up, check-in may reopen; numbers given stay, newcomers come after."""
+    early = [make_registration(event, checked_in_at=IN_CHECKIN) for _ in range(3)]
+    assign_numbers(event=event, actor=organiser_actor, method="random", seed=7, now=AFTER_CHECKIN)
+    given = {r.pk: refresh(r).number for r in early}
+    preview = checkin_preview(event=refresh(event), override=Event.CheckinOverride.OPEN, now=AFTER_CHECKIN)
+    assert preview.needed and preview.allowed and "from 4 on" in " ".join(preview.lines)
+    set_checkin_override(event=event, override=Event.CheckinOverride.OPEN, actor=organiser_actor,
+                         expect=preview.state, now=AFTER_CHECKIN)
+    event = refresh(event)
+    assert event.checkin_override == Event.CheckinOverride.OPEN and event.numbers_assigned_at is None
+    entry = AuditEntry.objects.get(action="checkin.override")
+    assert entry.before["numbers_assigned_at"] and entry.after == {"override": "open", "numbers_assigned_at": None}
+    # A numbered player's check-in stays (the number would be left without a player).
+    with pytest.raises(ServiceError) as refusal:
+        undo_check_in(registration=early[0], actor=organiser_actor, now=AFTER_CHECKIN)
+    assert refusal.value.code == "numbered" and refresh(early[0]).checked_in_at is not None
+    late = [make_registration(event) for _ in range(2)]
+    for registration in late:
+        check_in(registration=registration, actor=organiser_actor, now=AFTER_CHECKIN)
+    set_checkin_override(event=event, override=Event.CheckinOverride.CLOSED, actor=organiser_actor,
+                         now=AFTER_CHECKIN)
+    lines = " ".join(numbering_preview(event=refresh(event), method="registration", now=AFTER_CHECKIN).lines)
+    assert "3 players keep the numbers already given" in lines and "numbers 4 to 5" in lines
+    assign_numbers(event=event, actor=organiser_actor, method="registration", now=AFTER_CHECKIN)
+    assert {r.pk: refresh(r).number for r in early} == given
+    assert [refresh(r).number for r in late] == [4, 5]
+    assert AuditEntry.objects.filter(action="checkin.numbered").latest("id").after["first"] == 4
+
+
+def test_check_in_cannot_be_reopened_once_the_first_round_is_set_up(organiser_actor):
+    event = ready_event(4)
+    start_event(event=event, actor=organiser_actor)
     with pytest.raises(ServiceError) as refusal:
         set_checkin_override(event=event, override=Event.CheckinOverride.OPEN, actor=organiser_actor)
     assert refusal.value.code == "numbered"
-    assert refresh(event).checkin_override == Event.CheckinOverride.CLOSED
+    event = refresh(event)
+    assert event.checkin_override == Event.CheckinOverride.CLOSED and event.numbers_assigned_at is not None
+    assert not AuditEntry.objects.filter(action="checkin.override").exists()
+
+
+def test_reopening_after_numbering_needs_the_confirmation_of_what_it_keeps(event, organiser_actor):
+    make_registration(event, checked_in_at=IN_CHECKIN)
+    assign_numbers(event=event, actor=organiser_actor, now=AFTER_CHECKIN)
+    with pytest.raises(Unconfirmed):
+        set_checkin_override(event=event, override=Event.CheckinOverride.OPEN, actor=organiser_actor, expect="",
+                             now=AFTER_CHECKIN)
+    assert refresh(event).numbers_assigned_at is not None
 
 
 # --- assign_numbers (R8.2: the Hong Kong format seats by number) ----------------------------------------------

@@ -295,7 +295,7 @@ def test_numbers_in_registration_order_go_to_the_checked_in_players_only(organis
     assert numbers == {first.pk: 1, absent.pk: None, second.pk: 2}
 
 
-def test_random_numbers_show_their_seed_and_check_in_cannot_be_reopened(organiser_client, event):
+def test_random_numbers_show_their_seed_and_reopening_check_in_asks_first(organiser_client, event):
     make_registration(event, checked_in_at=timezone.now())
     confirmed_post(organiser_client, url("manage-numbers", event), {"method": "random"})
     event.refresh_from_db()
@@ -303,10 +303,15 @@ def test_random_numbers_show_their_seed_and_check_in_cannot_be_reopened(organise
     page = page_text(organiser_client.get(url("manage-event", event)))
     assert str(event.numbering_seed) in page
 
+    # Unconfirmed: the warning page, nothing changed (R8.2: the numbers given stay).
     response = organiser_client.post(url("manage-checkin", event), {"checkin": "open"}, follow=True)
-    assert "check-in cannot be reopened" in page_text(response)
+    assert "The 1 player number already given stays as it is." in page_text(response)
     event.refresh_from_db()
-    assert event.checkin_override == Event.CheckinOverride.CLOSED
+    assert event.checkin_override == Event.CheckinOverride.CLOSED and event.numbers_assigned_at is not None
+    confirmed_post(organiser_client, url("manage-checkin", event), {"checkin": "open"})
+    event.refresh_from_db()
+    assert event.checkin_override == Event.CheckinOverride.OPEN and event.numbers_assigned_at is None
+    assert Registration.objects.get().number == 1
 
 
 def test_numbers_are_refused_while_check_in_is_open(organiser_client, event):

@@ -1,10 +1,13 @@
 """Small forms for the check-in desk: what the volunteer searched for, and where to go after a tap."""
 
+from crispy_forms.helper import FormHelper
+from crispy_forms.layout import Submit
 from django import forms
 from django.utils.http import url_has_allowed_host_and_scheme
 from django.utils.translation import gettext_lazy as _
 
 from ..services.checkin import DeskQuery
+from .registration import RegistrationForm
 
 
 class DeskSearchForm(forms.Form):
@@ -43,3 +46,42 @@ class DeskActionForm(forms.Form):
         ):
             return target
         return ""
+
+
+class WalkInForm(RegistrationForm):
+    """A player registered and checked in at the desk: the registration form's rules, contact optional
+    (the player is in the hall), no ranking id."""
+
+    ranking_id = None
+
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        contact = self.fields["contact"]
+        contact.required = False
+        contact.help_text = _("Optional. Without it, the player keeps the personal link shown after this step.")
+        self.fields["name"].widget.attrs["autocomplete"] = "off"
+        contact.widget.attrs["autocomplete"] = "off"
+        self.helper = FormHelper()
+        self.helper.form_method = "post"
+        self.helper.add_input(Submit("submit", _("Register and check in"), css_class="btn-tap w-100"))
+
+    def clean_contact(self):
+        if not self.cleaned_data["contact"].strip():
+            return ""
+        return super().clean_contact()
+
+
+class CorrectionForm(RegistrationForm):
+    """The desk or the organiser fixes a player's name, school or club, or birth year (the same rules as
+    registering); contact and ranking id are not changed here."""
+
+    contact = None
+    ranking_id = None
+
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.fields["name"].widget.attrs["autocomplete"] = "off"
+        self.fields["birth_year"].help_text = ""
+        self.helper = FormHelper()
+        self.helper.form_tag = False  # the page's form also carries where to go back to
+        self.helper.add_input(Submit("submit", _("Save the correction"), css_class="btn-tap w-100"))

@@ -172,6 +172,7 @@ class EventForm(forms.Form):
     avoid_same_affiliation = _checkbox("avoid_same_affiliation")
     avoid_repeat_opponents = _checkbox("avoid_repeat_opponents")
     spread_seeds = _checkbox("spread_seeds")
+    walk_ins = _checkbox("walk_ins")
 
     def __init__(self, *args, festival: Festival, event: Event | None = None, locked: dict | None = None,
                  **kwargs):

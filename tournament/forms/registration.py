@@ -125,7 +125,7 @@ class RegistrationForm(forms.Form):
             contact=data["contact"],
             birth_year=data["birth_year"],
             affiliation=data["affiliation"],
-            ranking_id=data["ranking_id"],
+            ranking_id=data.get("ranking_id", ""),
         )
 
 

@@ -135,6 +135,12 @@ class Event(models.Model):
     avoid_same_affiliation = models.BooleanField(_("keep players of one school or club apart"), default=True)
     avoid_repeat_opponents = models.BooleanField(_("avoid players who already met"), default=True)
     spread_seeds = models.BooleanField(_("spread seeded players across tables"), default=True)
+    # On by default: players turning up on the day are normal at a festival; the desk can admit them only
+    # while check-in is open, within the places (else onto the waiting list).
+    walk_ins = models.BooleanField(
+        _("the desk may register walk-ins"), default=True,
+        help_text=_("Players who arrive without registering are entered and checked in at the desk."),
+    )
     # What the public sees: the organiser decides per event.
     public_draw = models.BooleanField(_("show the draw to the public"), default=True)
     public_standings = models.BooleanField(_("show the standings to the public"), default=True)

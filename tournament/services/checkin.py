@@ -8,7 +8,7 @@ import secrets
 import unicodedata
 from dataclasses import dataclass
 
-from django.db import transaction
+from django.db import IntegrityError, transaction
 from django.db.models import Case, Count, Q, Value, When
 from django.utils import timezone
 from django.utils.translation import gettext as _
@@ -20,6 +20,30 @@ from .audit import Actor, record
 from .confirmation import Blocker, Group, Preview
 from .errors import ServiceError
 from .locking import lock_event
+from .registration import PlayerDetails, enter_walk_in, registration_snapshot
+
+
+def _admit(*, event: Event, registration: Registration, actor: Actor, now) -> bool:
+    """Check a locked registration in (R9); False if it already was. The caller records the change."""
+    if not event.checkin_is_open(now):
+        raise ServiceError(_("Check-in for this event is closed; late arrivals cannot be admitted."), code="closed")
+    if registration.status == Registration.Status.WAITLISTED:
+        raise ServiceError(
+            _("%(name)s is on the waiting list and has no place, so cannot be checked in.")
+            % {"name": registration.player.name},
+            code="waitlisted",
+        )
+    if registration.status != Registration.Status.REGISTERED:
+        raise ServiceError(
+            _("%(name)s has withdrawn from this event and cannot be checked in.") % {"name": registration.player.name},
+            code="withdrawn",
+        )
+    if registration.is_checked_in:
+        return False
+    registration.checked_in_at = now
+    registration.checked_in_by = actor.user
+    registration.save(update_fields=["checked_in_at", "checked_in_by"])
+    return True
 
 
 def check_in(*, registration: Registration, actor: Actor, now=None) -> Registration:
@@ -28,26 +52,33 @@ def check_in(*, registration: Registration, actor: Actor, now=None) -> Registrat
     with transaction.atomic():
         event = lock_event(registration.event_id)
         registration = Registration.objects.select_for_update(of=("self",)).select_related("player").get(pk=registration.pk)
-        if not event.checkin_is_open(now):
-            raise ServiceError(_("Check-in for this event is closed; late arrivals cannot be admitted."), code="closed")
-        if registration.status == Registration.Status.WAITLISTED:
-            raise ServiceError(
-                _("%(name)s is on the waiting list and has no place, so cannot be checked in.")
-                % {"name": registration.player.name},
-                code="waitlisted",
-            )
-        if registration.status != Registration.Status.REGISTERED:
-            raise ServiceError(
-                _("%(name)s has withdrawn from this event and cannot be checked in.") % {"name": registration.player.name},
-                code="withdrawn",
-            )
-        if registration.is_checked_in:
-            return registration
-        registration.checked_in_at = now
-        registration.checked_in_by = actor.user
-        registration.save(update_fields=["checked_in_at", "checked_in_by"])
-        record(actor=actor, action="checkin.in", target=registration, event=event, after={"checked_in": now.isoformat()})
+        if _admit(event=event, registration=registration, actor=actor, now=now):
+            record(actor=actor, action="checkin.in", target=registration, event=event,
+                   after={"checked_in": now.isoformat()})
     return registration
+
+
+def walk_in(*, event: Event, details: PlayerDetails, actor: Actor, now=None) -> Registration:
+    """A player who did not register arrives at the desk (R9): entered and checked in in one step, if the
+    organiser allows walk-ins and check-in is open. Beyond the places they go on the waiting list, not
+    checked in. Same identity, clash and capacity rules as registering (services.registration)."""
+    now = now or timezone.now()
+    try:
+        with transaction.atomic():
+            event = lock_event(event)
+            if not event.walk_ins:
+                raise ServiceError(_("The organiser does not allow walk-ins for this event."), code="no_walk_ins")
+            if not event.checkin_is_open(now):
+                raise ServiceError(_("Check-in for this event is closed; late arrivals cannot be admitted."),
+                                   code="closed")
+            registration, before = enter_walk_in(event=event, details=details, now=now)
+            if registration.status == Registration.Status.REGISTERED:
+                _admit(event=event, registration=registration, actor=actor, now=now)
+            record(actor=actor, action="registration.walk_in", target=registration, event=event, before=before,
+                   after=registration_snapshot(registration))
+            return registration
+    except IntegrityError:
+        raise ServiceError(_("This registration already exists."), code="duplicate") from None
 
 
 def undo_check_in(*, registration: Registration, actor: Actor, now=None) -> Registration:
@@ -59,6 +90,10 @@ def undo_check_in(*, registration: Registration, actor: Actor, now=None) -> Regi
             raise ServiceError(_("Check-in is closed; ask the organiser to reopen it first."), code="closed")
         if not registration.is_checked_in:
             return registration
+        if registration.number is not None:
+            raise ServiceError(
+                _("%(name)s already has player number %(number)s, which stays; their check-in cannot be undone.")
+                % {"name": registration.player.name, "number": registration.number}, code="numbered")
         before = {"checked_in": registration.checked_in_at.isoformat()}
         registration.checked_in_at = None
         registration.checked_in_by = None
@@ -95,8 +130,8 @@ def checkin_preview(*, event: Event, override: str, now=None) -> Preview:
         blockers.append(Blocker("invalid", _("Unknown check-in setting.")))
         return Preview(title=_("Check-in"), blockers=blockers, needed=False)
     open_after = _open_under(event, override, now)
-    if override == Event.CheckinOverride.OPEN and event.numbers_assigned_at:
-        blockers.append(Blocker("numbered", _("Player numbers are already assigned; check-in cannot be reopened.")))
+    if not open_now and open_after and event.numbers_assigned_at:
+        return _reopen_preview(event, override, blockers)
     closing = open_now and not open_after or (
         override == Event.CheckinOverride.CLOSED and event.checkin_override != override)
     if not closing:
@@ -116,6 +151,22 @@ def checkin_preview(*, event: Event, override: str, now=None) -> Preview:
                           [pk for pk, _n in missing]])
 
 
+def _reopen_preview(event: Event, override: str, blockers: list[Blocker]) -> Preview:
+    """Reopening check-in after numbering (R8.2): allowed until the first round is set up for its draw. The
+    numbers given stay; players checked in from now are numbered after them once check-in closes again."""
+    if event.stages.exists():
+        blockers.append(Blocker("numbered", _("The first round is already set up; check-in cannot be reopened.")))
+    numbered = Registration.objects.filter(event=event, number__isnull=False).count()
+    lines = [
+        ngettext("The %(count)s player number already given stays as it is.",
+                 "The %(count)s player numbers already given stay as they are.", numbered) % {"count": numbered},
+        _("Players checked in from now get the next numbers (from %(next)s on) when you close check-in again "
+          "and assign numbers. The first draw waits until then.") % {"next": numbered + 1},
+    ]
+    return Preview(title=_("Reopen check-in"), lines=lines, blockers=blockers,
+                   facts=["reopen", event.pk, override, numbered, str(event.numbers_assigned_at)])
+
+
 def set_checkin_override(*, event: Event, override: str, actor: Actor, expect: str | None = None,
                          now=None) -> Event:
     """The organiser closes check-in early, reopens it, or returns to the schedule. `expect`: the state of
@@ -127,12 +178,25 @@ def set_checkin_override(*, event: Event, override: str, actor: Actor, expect: s
         before = event.checkin_override
         if before == override:  # the same tap again (a phone sending twice): nothing to record
             return event
+        now = now or timezone.now()
         checkin_preview(event=event, override=override, now=now).require(expect)
+        reopening = bool(event.numbers_assigned_at) and not event.checkin_is_open(now) and _open_under(
+            event, override, now)
         event.checkin_override = override
-        event.save(update_fields=["checkin_override"])
-        record(actor=actor, action="checkin.override", target=event, event=event, before={"override": before},
-               after={"override": override})
+        changed = {"override": override}
+        before = {"override": before}
+        if reopening:
+            # The numbers given stay; numbering is due again, for the newcomers only (assign_numbers).
+            before["numbers_assigned_at"] = event.numbers_assigned_at.isoformat()
+            event.numbers_assigned_at = changed["numbers_assigned_at"] = None
+        event.save(update_fields=["checkin_override", "numbers_assigned_at"])
+        record(actor=actor, action="checkin.override", target=event, event=event, before=before, after=changed)
     return event
+
+
+def _numbered(event: Event) -> dict[int, int]:
+    """Registration id → number of the players already numbered (kept when check-in was reopened)."""
+    return dict(Registration.objects.filter(event=event, number__isnull=False).values_list("id", "number"))
 
 
 def numbering_order(registration_ids: list[int], *, method: str, seed: int | None) -> list[int]:
@@ -165,19 +229,32 @@ def numbering_preview(*, event: Event, method: str | None = None, now=None) -> P
         return Preview(title=_("Assign player numbers"), blockers=blockers)
     checked_in, missing = _attendance(event)
     label = Event.Numbering(method).label
-    lines = [
-        ngettext("%(count)s checked-in player gets number 1 (%(method)s).",
-                 "%(count)s checked-in players get numbers 1 to %(count)s (%(method)s).",
-                 len(checked_in)) % {"count": len(checked_in), "method": label},
-        _("This is done once: afterwards check-in cannot be reopened and the numbers do not change."),
-    ]
+    kept = _numbered(event)
+    if kept:
+        newcomers = len(checked_in) - len(kept)
+        lines = [
+            ngettext("%(count)s player keeps the number already given.",
+                     "%(count)s players keep the numbers already given.", len(kept)) % {"count": len(kept)},
+            ngettext("%(count)s newcomer gets number %(first)s (%(method)s).",
+                     "%(count)s newcomers get numbers %(first)s to %(last)s (%(method)s).", newcomers)
+            % {"count": newcomers, "first": max(kept.values()) + 1, "last": max(kept.values()) + newcomers,
+               "method": label},
+        ]
+    else:
+        lines = [
+            ngettext("%(count)s checked-in player gets number 1 (%(method)s).",
+                     "%(count)s checked-in players get numbers 1 to %(count)s (%(method)s).",
+                     len(checked_in)) % {"count": len(checked_in), "method": label},
+        ]
+    lines.append(_("The numbers do not change afterwards. Until the first round is set up, check-in can be "
+                   "reopened; newcomers are then numbered after them."))
     if missing:
         lines.append(ngettext("%(count)s registered player did not check in: no number, and cannot play.",
                               "%(count)s registered players did not check in: no number, and cannot play.",
                               len(missing)) % {"count": len(missing)})
     return Preview(title=_("Assign player numbers"), lines=lines, blockers=blockers,
                    groups=[Group(_("Not checked in"), [name for _pk, name in missing])] if missing else [],
-                   facts=["numbers", event.pk, method, [pk for pk, _n in checked_in]])
+                   facts=["numbers", event.pk, method, [pk for pk, _n in checked_in], sorted(kept.items())])
 
 
 def assign_numbers(*, event: Event, actor: Actor, method: str | None = None, seed: int | None = None, now=None,
@@ -191,14 +268,17 @@ def assign_numbers(*, event: Event, actor: Actor, method: str | None = None, see
         numbering_preview(event=event, method=method, now=now).require(expect)
         if method == Event.Numbering.RANDOM and seed is None:
             seed = secrets.randbits(48)
+        # After check-in was reopened the numbers given stay: only newcomers are numbered, after them (R8.2).
+        after = max(_numbered(event).values(), default=0)
         checked_in = list(
             Registration.objects.select_for_update(of=("self",))
-            .filter(event=event, status=Registration.Status.REGISTERED, checked_in_at__isnull=False)
+            .filter(event=event, status=Registration.Status.REGISTERED, checked_in_at__isnull=False,
+                    number__isnull=True)
             .order_by("created_at", "id")
             .values_list("id", flat=True)
         )
         order = numbering_order(checked_in, method=method, seed=seed)
-        updates = [Registration(id=reg_id, number=number) for number, reg_id in enumerate(order, start=1)]
+        updates = [Registration(id=reg_id, number=number) for number, reg_id in enumerate(order, start=after + 1)]
         Registration.objects.bulk_update(updates, ["number"], batch_size=500)
         event.numbering = method
         event.numbering_seed = seed if method == Event.Numbering.RANDOM else None
@@ -207,7 +287,7 @@ def assign_numbers(*, event: Event, actor: Actor, method: str | None = None, see
             event.checkin_override = Event.CheckinOverride.CLOSED
         event.save(update_fields=["numbering", "numbering_seed", "numbers_assigned_at", "checkin_override"])
         record(actor=actor, action="checkin.numbered", target=event, event=event,
-               after={"method": method, "seed": seed, "players": len(order)})
+               after={"method": method, "seed": seed, "players": len(order), "first": after + 1})
     return event
 
 

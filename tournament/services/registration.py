@@ -105,8 +105,9 @@ def _find_or_create_player(*, festival, details: PlayerDetails) -> tuple[Player,
     return player, created
 
 
-def _enter(*, event: Event, player: Player, actor: Actor, now, action: str) -> Registration:
-    """Add `player` to `event` (a place or the waiting list). The event row must be locked by the caller."""
+def _place(*, event: Event, player: Player, now) -> tuple[Registration, dict | None]:
+    """Add `player` to `event` (a place or the waiting list); (registration, its state before or None).
+    The event row must be locked by the caller, who records the change."""
     clash = find_clash(player=player, event=event)
     if clash is not None:
         raise ServiceError(clash_message(clash), code="clash")
@@ -125,6 +126,11 @@ def _enter(*, event: Event, player: Player, actor: Actor, now, action: str) -> R
         registration.queued_at = now
         registration.withdrawn_at = None
         registration.save(update_fields=["status", "queued_at", "withdrawn_at"])
+    return registration, before
+
+
+def _enter(*, event: Event, player: Player, actor: Actor, now, action: str) -> Registration:
+    registration, before = _place(event=event, player=player, now=now)
     record(actor=actor, action=action, target=registration, event=event, before=before, after=_snapshot(registration))
     return registration
 
@@ -226,3 +232,46 @@ def fill_free_places(*, event: Event, actor: Actor, now=None) -> list[Registrati
             break
         promoted.append(registration)
     return promoted
+
+
+def enter_walk_in(*, event: Event, details: PlayerDetails, now) -> tuple[Registration, dict | None]:
+    """The registration half of a walk-in (services.checkin.walk_in): the same identity, clash and capacity
+    rules as `register`. The caller holds the event lock, checks in, and records the one audit entry."""
+    player, created = _find_or_create_player(festival=event.festival, details=details)
+    registration, before = _place(event=event, player=player, now=now)
+    registration.player_is_new = created
+    return registration, before
+
+
+def registration_snapshot(registration: Registration) -> dict:
+    return _snapshot(registration)
+
+
+def _identity(player: Player) -> dict:
+    return {"name": player.name, "affiliation": player.affiliation, "birth_year": player.birth_year}
+
+
+def correct_player(*, registration: Registration, name: str, affiliation: str, birth_year: int,
+                   actor: Actor) -> Player:
+    """The desk or the organiser fixes a typo in a player's name, school or club, or birth year (the values
+    come cleaned by the registration form's rules). The player is one person across the festival's events."""
+    try:
+        with transaction.atomic():
+            event = lock_event(registration.event_id)
+            player = Player.objects.select_for_update().get(pk=registration.player_id)
+            before = _identity(player)
+            player.name, player.affiliation, player.birth_year = name, affiliation, birth_year
+            if _identity(player) == before:
+                return player
+            same = Player.objects.filter(festival_id=player.festival_id, name_key=name_key(name),
+                                         contact_key=player.contact_key).exclude(pk=player.pk)
+            if same.exists():
+                raise ServiceError(_("Another player with this name and the same contact already exists."),
+                                   code="duplicate")
+            player.save(update_fields=["name", "name_key", "affiliation", "birth_year"])
+            record(actor=actor, action="player.corrected", target=player, event=event, before=before,
+                   after=_identity(player))
+            return player
+    except IntegrityError:
+        raise ServiceError(_("Another player with this name and the same contact already exists."),
+                           code="duplicate") from None

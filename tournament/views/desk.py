@@ -12,11 +12,12 @@ from django.urls import path, reverse
 from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.views.decorators.cache import never_cache
-from django.views.decorators.http import require_POST, require_safe
+from django.views.decorators.http import require_http_methods, require_POST, require_safe
 
-from ..forms.desk import DeskActionForm, DeskSearchForm
+from ..forms.desk import CorrectionForm, DeskActionForm, DeskSearchForm, WalkInForm
 from ..models import Registration
 from ..permissions import DESK
+from ..qr import qr_svg
 from ..services import ServiceError
 from ..services.audit import Actor
 from ..services.checkin import (
@@ -27,7 +28,9 @@ from ..services.checkin import (
     player_by_token,
     search_registrations,
     undo_check_in,
+    walk_in,
 )
+from ..services.registration import correct_player
 from .helpers import staff_view
 
 
@@ -140,6 +143,76 @@ def undo(request, event, registration):
     return _tap(request, event, registration, undo_check_in, _("Check-in of %(name)s undone."))
 
 
+def _registration(event, registration_id: int) -> Registration:
+    return get_object_or_404(Registration.objects.select_related("player"), pk=registration_id, event=event)
+
+
+def _link_url(event, registration: Registration) -> str:
+    return reverse("desk-link", kwargs={"festival": event.festival.slug, "event": event.slug,
+                                        "registration": registration.pk})
+
+
+@require_http_methods(["GET", "HEAD", "POST"])
+@never_cache
+@desk_view
+def walk_in_view(request, event):
+    """A player who did not register: entered and checked in in one step, then their personal link is shown."""
+    form = WalkInForm(request.POST if request.method == "POST" else None)
+    if request.method == "POST" and form.is_valid():
+        try:
+            registration = walk_in(event=event, details=form.player_details(), actor=Actor.of(request))
+        except ServiceError as refusal:
+            form.add_error(None, refusal.message)
+        else:
+            if registration.is_checked_in:
+                messages.success(request, _("%(name)s is registered and checked in.") % {"name": registration.player.name})
+            else:
+                messages.warning(request, _("%(name)s is on the waiting list: the event is full, so not checked in.")
+                                 % {"name": registration.player.name})
+            return redirect(_link_url(event, registration))
+    return render(request, "tournament/desk/walk_in.html", _common(request, event, form=form))
+
+
+@require_safe
+@never_cache
+@desk_view
+def link(request, event, registration):
+    """A player lost their personal link: the desk shows its QR code and address on screen."""
+    registration = _registration(event, registration)
+    url = request.build_absolute_uri(registration.player.get_absolute_url())
+    return render(request, "tournament/desk/link.html", _common(
+        request, event, r=registration, url=url, next_url=request.path,
+        qr=qr_svg(url, title=_("QR code of %(name)s's personal page") % {"name": registration.player.name}),
+    ))
+
+
+@require_http_methods(["GET", "HEAD", "POST"])
+@never_cache
+@desk_view
+def correct(request, event, registration):
+    """Fix a typo in a player's name, school or club, or birth year (desk row or organiser's list)."""
+    registration = _registration(event, registration)
+    player = registration.player
+    asked = DeskActionForm(request.POST if request.method == "POST" else request.GET).safe_next(request)
+    if request.method == "POST":
+        form = CorrectionForm(request.POST)
+        if form.is_valid():
+            data = form.cleaned_data
+            try:
+                player = correct_player(registration=registration, name=data["name"], affiliation=data["affiliation"],
+                                        birth_year=data["birth_year"], actor=Actor.of(request))
+            except ServiceError as refusal:
+                form.add_error(None, refusal.message)
+            else:
+                messages.success(request, _("The details of %(name)s are corrected.") % {"name": player.name})
+                return redirect(asked or _desk_url(event, player.name))
+    else:
+        form = CorrectionForm(initial={"name": player.name, "affiliation": player.affiliation,
+                                       "birth_year": player.birth_year})
+    return render(request, "tournament/desk/correct.html", _common(request, event, r=registration, form=form, asked=asked,
+                                                                   next_url=asked or _desk_url(event, player.name)))
+
+
 urlpatterns = [
     path("<slug:festival>/<slug:event>/", desk, name="desk"),
     path("<slug:festival>/<slug:event>/search/", search, name="desk-search"),
@@ -147,4 +220,7 @@ urlpatterns = [
     path("<slug:festival>/<slug:event>/missing/", missing, name="desk-missing"),
     path("<slug:festival>/<slug:event>/r/<int:registration>/checkin/", checkin, name="desk-checkin"),
     path("<slug:festival>/<slug:event>/r/<int:registration>/undo/", undo, name="desk-undo"),
+    path("<slug:festival>/<slug:event>/walk-in/", walk_in_view, name="desk-walk-in"),
+    path("<slug:festival>/<slug:event>/r/<int:registration>/link/", link, name="desk-link"),
+    path("<slug:festival>/<slug:event>/r/<int:registration>/correct/", correct, name="desk-correct"),
 ]

@@ -186,7 +186,7 @@ def set_checkin(request, event):
         call=lambda expect: checkin_service.set_checkin_override(event=event, override=override,
                                                                  actor=Actor.of(request), expect=expect),
         page=Page(action=reverse("manage-checkin", kwargs={"festival": event.festival.slug, "event": event.slug}),
-                  back=_event_url(event), button=_("Close check-in"), danger=True,
+                  back=_event_url(event), button=preview().title, danger=True,
                   context={"festival": event.festival, "event": event},
                   hidden=[("checkin", form.data["checkin"])]),
         done=done, then=_event_url(event))

@@ -7,14 +7,14 @@ from django.shortcuts import render
 from django.urls import path
 from django.utils import timezone
 
+from tournament.models import Draw
 from tournament.schedule import schedule
 from tournament.services import seating
 from tournament.views.helpers import get_event, with_counts
 from tournament.visibility import visibility
 
-from ..clock import IDLE, PENDING, round_clock
+from ..clock import IDLE, PENDING, facts_for, round_clock
 from ..live import current_play
-from .clock import stage_facts
 
 
 def event_page(request, festival, event):
@@ -23,7 +23,12 @@ def event_page(request, festival, event):
     shown = visibility(event)
     has_draw = shown.draw and seating.has_released_draw(event)
     play = current_play(event)
-    clock = round_clock(stage_facts(event), timezone.now()) if play.stage else None
+    clock = None
+    if play.stage is not None and play.released:  # the round clock (R9) of the stage in play: one more query
+        released_at = (Draw.objects.filter(stage=play.stage, status=Draw.Status.RELEASED, released_at__isnull=False)
+                       .order_by("game").values_list("released_at", flat=True).first())
+        clock = round_clock(facts_for(event, play.stage, released_at=released_at, finished=play.complete),
+                            timezone.now())
     timed = clock is not None and clock.state not in (IDLE, PENDING)
     return render(request, "tournament/event.html", {
         "festival": event.festival, "event": event, "shown": shown, "has_draw": has_draw, "schedule": schedule(event),

@@ -376,7 +376,7 @@ def test_public_pages_use_a_constant_number_of_queries(client, django_assert_max
         reverse("public-player-live", kwargs={**kwargs, "number": players}): 10,
         reverse("public-hall", kwargs=kwargs): 18,
         reverse("public-hall-live", kwargs=kwargs): 18,
-        reverse("event", kwargs=kwargs): 12,
+        reverse("event", kwargs=kwargs): 9,
         reverse("public-find-player", kwargs=kwargs) + "?q=player": 3,
     }
     for url, bound in bounds.items():

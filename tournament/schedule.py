@@ -150,7 +150,7 @@ def shifted(timetable: list, delta: dt.timedelta) -> list:
 
 
 def _hhmm(moment: dt.datetime) -> str:
-    return date_format(timezone.localtime(moment), "H:i")
+    return date_format(timezone.localtime(moment), "TIME_FORMAT")
 
 
 def problem(event: Event, slot: Slot) -> tuple[str, str] | None:

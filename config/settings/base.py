@@ -149,6 +149,8 @@ LANGUAGES = [
     ("zh-hant", _("Traditional Chinese")),
 ]
 LOCALE_PATHS = [BASE_DIR / "locale"]
+# One set of date and time formats per language for the whole app (config/formats/<language>/formats.py).
+FORMAT_MODULE_PATH = ["config.formats"]
 USE_I18N = True
 USE_TZ = True
 TIME_ZONE = "Asia/Seoul"

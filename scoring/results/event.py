@@ -233,9 +233,10 @@ def event_results(event: Event) -> Results:
     return _build(event, data)
 
 
-def results_for_events(events: Sequence[Event]) -> dict[int, Results]:
-    """The same for many events at once (season view): still a constant number of queries."""
-    data = _load([e.id for e in events], conduct=False)
+def results_for_events(events: Sequence[Event], *, conduct: bool = False) -> dict[int, Results]:
+    """The same for many events at once (season view, a player's events): still a constant number of queries.
+    With `conduct` the rows say who left the event (R9)."""
+    data = _load([e.id for e in events], conduct=conduct)
     return {e.id: _build(e, data) for e in events}
 
 

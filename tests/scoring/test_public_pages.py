@@ -376,7 +376,7 @@ def test_public_pages_use_a_constant_number_of_queries(client, django_assert_max
         reverse("public-player-live", kwargs={**kwargs, "number": players}): 10,
         reverse("public-hall", kwargs=kwargs): 18,
         reverse("public-hall-live", kwargs=kwargs): 18,
-        reverse("event", kwargs=kwargs): 8,
+        reverse("event", kwargs=kwargs): 9,
         reverse("public-find-player", kwargs=kwargs) + "?q=player": 3,
     }
     for url, bound in bounds.items():
@@ -404,3 +404,19 @@ def test_hong_kong_player_page_says_who_moved_up_a_table_or_stays_r8_2(client):
         assert (nxt["moved"] == "up") == (game.win or nxt["table"] != game.table)
     # R8.2: the top two of each table move to the next one (the last table's to table 1), the bottom two stay.
     assert moved == {(1, 2): 2, (2, 3): 2, (3, 1): 2, (1, 1): 2, (2, 2): 2, (3, 3): 2}
+
+
+def test_event_page_leads_with_the_live_status_once_the_draw_is_released(client):
+    stage = golden_stage()
+    page = text(client.get(urls(stage.event)["event"]))
+    seat_url = reverse("public-seat", kwargs={"festival": stage.event.festival.slug, "event": stage.event.slug})
+    assert page.index(seat_url) < page.index("Withdraw by")  # registration details move below
+    assert page.index("game 1 in play") < page.index("Withdraw by")
+    assert "minutes left" in page or "Play starts at" in page  # the round clock (R9), without JavaScript
+
+
+def test_event_page_before_the_draw_leads_with_the_registration_details(client):
+    event = make_event()
+    page = text(client.get(urls(event)["event"]))
+    assert "About this event" not in page
+    assert page.index("Withdraw by") < page.index(urls(event)["public-find-player"])

@@ -212,7 +212,7 @@ def test_public_draw_pages_use_a_constant_number_of_queries(client, django_asser
     kwargs = {"festival": event.festival.slug, "event": event.slug}
     for url in (reverse("public-draw", kwargs=kwargs), reverse("public-seat", kwargs=kwargs) + "?q=player",
                 reverse("public-table", kwargs={**kwargs, "number": 1})):
-        with django_assert_max_num_queries(6):
+        with django_assert_max_num_queries(7):  # the seat search also looks for players without a seat
             assert client.get(url).status_code == 200
 
 

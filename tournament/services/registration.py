@@ -82,8 +82,8 @@ def find_clash(*, player: Player, event: Event) -> Event | None:
 def clash_message(other: Event) -> str:
     return _("You are already entered in “%(event)s” (%(start)s–%(end)s), which runs at the same time.") % {
         "event": other.name,
-        "start": date_format(timezone.localtime(other.starts_at), "H:i"),
-        "end": date_format(timezone.localtime(other.ends_at), "H:i"),
+        "start": date_format(timezone.localtime(other.starts_at), "TIME_FORMAT"),
+        "end": date_format(timezone.localtime(other.ends_at), "TIME_FORMAT"),
     }
 
 

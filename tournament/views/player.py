@@ -21,6 +21,8 @@ from ..services import seating
 from ..services.audit import Actor
 from ..services.errors import ServiceError
 from ..services.registration import register_existing_player, with_waiting_position, withdraw
+from ..standing import standings
+from ..visibility import visibility
 from .registration import outcome_message, remember_player_token
 
 PLAYER_LINK = "player link"
@@ -68,9 +70,14 @@ def player_page(request, token):
         open_events.append(event)
 
     seats = seating.current_seats(registrations)
+    standing = standings(r for r in registrations if r.is_active)
     is_desk = has_role(request.user, festival, DESK)
     for registration in registrations:
-        registration.seat = seats.get(registration.pk)
+        registration.standing = standing.get(registration.pk)
+        registration.standing_shown = visibility(registration.event).standings
+        # Out of the event: the seat of a round already played would send them to a table in vain.
+        out = registration.standing is not None and registration.standing.out
+        registration.seat = None if out else seats.get(registration.pk)
         # The service refuses a checked-in player's withdrawal (the desk handles it): do not offer it.
         registration.can_withdraw = (registration.is_active and not registration.is_checked_in
                                      and registration.event.withdrawal_is_open(now))

@@ -15,7 +15,7 @@ def home(request):
 
 def festival_page(request, festival):
     festival = get_festival(festival)
-    events = with_counts(festival.events.all())
+    events = with_counts(festival.events.all()).order_by("starts_at", "name")  # the day in time order
     return render(request, "tournament/festival.html", {"festival": festival, "events": events})
 
 

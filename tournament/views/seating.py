@@ -6,9 +6,10 @@ from django.http import Http404
 from django.shortcuts import render
 from django.urls import path
 
-from ..models import Seat
+from ..models import Registration, Seat
 from ..models.registration import name_key
 from ..services import seating
+from ..standing import standings
 from ..visibility import visibility
 from .helpers import get_event
 
@@ -36,10 +37,25 @@ def find_seat(request, festival, event):
             condition |= Q(registration__number=int(query))
         results = list(Seat.objects.filter(condition, draw=draw).select_related("table", "registration__player")
                        .order_by(*seating.SEAT_ORDER)[: MAX_RESULTS + 1])
+    unseated = _unseated(event, draw, query) if draw and query else []
     return render(request, "tournament/draws/find_seat.html", {
         "festival": event.festival, "event": event, "shown": visibility(event), "draw": draw, "query": query,
-        "results": results[:MAX_RESULTS], "more": len(results) > MAX_RESULTS,
+        "results": results[:MAX_RESULTS], "more": len(results) > MAX_RESULTS, "unseated": unseated,
     })
+
+
+def _unseated(event, draw, query: str) -> list[Registration]:
+    """Players of the event the search finds who have no seat in the draw, each with why: withdrawn, or out
+    (eliminated or left the event, with their place when the standings are public), or simply not seated."""
+    condition = Q(player__name_key__contains=name_key(query))
+    if query.isdigit() and len(query) <= 6:
+        condition |= Q(number=int(query))
+    found = list(Registration.objects.filter(condition, event=event).exclude(seats__draw=draw)
+                 .select_related("player", "event__festival").order_by("number", "id")[:MAX_RESULTS])
+    standing = standings(r for r in found if r.is_active)
+    for registration in found:
+        registration.standing = standing.get(registration.pk)
+    return found
 
 
 def public_table(request, festival, event, number):

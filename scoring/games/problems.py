@@ -92,4 +92,4 @@ def message(code: str, fallback: str = "", params: dict | None = None) -> str:
             pass  # parameters this text does not take: the plain sentence below says the same
     if code in MESSAGES:
         return str(MESSAGES[code])
-    return fallback or gettext("The sheet has a mistake (%(code)s).") % {"code": code}
+    return fallback or gettext("Something on this sheet is not right; please check it.")

@@ -1,10 +1,9 @@
 """A Rummikub sheet as entered (R4–R6): each seat's rack as tiles, or a counted value and jokers; and its
 judgement by rules/ — the same for the live check and for the submit."""
 
+import re
 from dataclasses import dataclass
 from decimal import Decimal
-
-import re
 
 from rules.errors import NotationError, RecordError
 from rules.record import SeatRecord, TableRecord, seat_from_dict

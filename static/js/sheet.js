@@ -51,25 +51,34 @@
         el.type !== "hidden" && el.type !== "submit" && el.type !== "button";
     });
   }
+  // A box of a group (the seats' "Went out" boxes share one name) is kept under its name and value.
+  function boxKey(el) {
+    return el.getAttribute("value") === null ? el.name : el.name + "=" + el.value;
+  }
   function collect(form) {
     var values = {};
     fields(form).forEach(function (el) {
       if (el.type === "radio") { if (el.checked) { values[el.name] = el.value; } }
-      else if (el.type === "checkbox") { values[el.name] = el.checked; }
+      else if (el.type === "checkbox") { values[boxKey(el)] = el.checked; }
       else { values[el.name] = el.value; }
     });
     return values;
   }
   function apply(form, values) {
     fields(form).forEach(function (el) {
-      if (!Object.prototype.hasOwnProperty.call(values, el.name)) { return; }
-      var value = values[el.name];
+      var key = el.type === "checkbox" ? boxKey(el) : el.name;
+      if (!Object.prototype.hasOwnProperty.call(values, key)) { return; }
+      var value = values[key];
       if (el.type === "radio") { el.checked = el.value === value; }
       else if (el.type === "checkbox") { el.checked = value === true; }
       else if (typeof value === "string") { el.value = value; }
     });
   }
 
+  function wentOut(form) {
+    var box = form.querySelector('input[name="went_out"]:checked');
+    return box ? box.value : "";
+  }
   function radioValue(form, name) {
     var checked = form.querySelector('input[type="radio"][name="' + name + '"]:checked');
     return checked ? checked.value : "";
@@ -85,7 +94,7 @@
     });
   }
   function updateSeats(form) {
-    var out = radioValue(form, "went_out");
+    var out = wentOut(form);
     form.querySelectorAll("[data-seat]").forEach(function (seat) {
       var position = seat.getAttribute("data-seat");
       seat.classList.toggle("is-out", out === position);
@@ -132,10 +141,15 @@
   function setupChoices(form) {
     form.addEventListener("change", function (event) {
       var target = event.target;
+      // One player goes out, and only in a game that ended that way (R4): the choices follow each other, so
+      // "Someone went out" never shows beside a game blocked, nor two seats out. (Without this script the
+      // rules engine says what does not fit.)
       if (target.name === "end" && target.value !== "went_out") {
-        var nobody = form.querySelector('input[name="went_out"][value=""]');
-        if (nobody && !nobody.checked) { nobody.checked = true; nobody.dispatchEvent(new Event("change", {bubbles: true})); }
-      } else if (target.name === "went_out" && target.value) {
+        form.querySelectorAll('input[name="went_out"]:checked').forEach(function (box) { box.checked = false; });
+      } else if (target.name === "went_out" && target.checked) {
+        form.querySelectorAll('input[name="went_out"]:checked').forEach(function (box) {
+          if (box !== target) { box.checked = false; }
+        });
         var wentOut = form.querySelector('input[name="end"][value="went_out"]');
         if (wentOut && !wentOut.checked) { wentOut.checked = true; wentOut.dispatchEvent(new Event("change", {bubbles: true})); }
       }

@@ -91,3 +91,16 @@ def test_the_live_check_in_korean_and_hong_kong_chinese_has_no_english_fragment(
         assert ("조커" if language == "ko" else "百搭牌") in slot
     assert "조커" not in page.split(f'id="seat-{seats[2].position}-check"')[1].split("</div>")[0]
     assert 'data-code="too_many_jokers"' in page
+
+
+@pytest.mark.django_db
+def test_without_the_script_two_seats_ticked_as_out_are_both_marked(client, stage, link):
+    # Each seat's "Went out" is its own box (a Tab stop); two ticked is the rules engine's mistake (R4), at both.
+    seats = seating.seats(seating.game_draw(stage, 1), table=1)
+    data = sheet_data(stage, 1, 1, [0, 5, 6, 7], overrides={1: {"rack_value": "", "jokers": ""}})
+    data["went_out"] = [str(seats[0].position), str(seats[1].position)]
+    page = text(client.post(link_url(link, 1, preview=True), data))
+    for seat in seats[:2]:
+        slot = page.split(f'id="seat-{seat.position}-check"')[1].split("</div>")[0]
+        assert "Only one player can go out" in slot
+    assert 'type="checkbox" class="btn-check" name="went_out"' in page

@@ -103,4 +103,6 @@ def test_without_the_script_two_seats_ticked_as_out_are_both_marked(client, stag
     for seat in seats[:2]:
         slot = page.split(f'id="seat-{seat.position}-check"')[1].split("</div>")[0]
         assert "Only one player can go out" in slot
-    assert 'type="checkbox" class="btn-check" name="went_out"' in page
+    full = text(client.post(link_url(link, 1), {**data, "action": "check"}))
+    assert full.count('type="checkbox" class="btn-check" name="went_out"') == 4
+    assert 'name="went_out" value="" ' not in full  # no "Nobody" beside "Someone went out"

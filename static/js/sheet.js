@@ -233,6 +233,84 @@
     });
   }
 
+  // On a phone, a seat whose entry is complete and shows no problem folds to one line (its name and what was
+  // entered) once the referee has moved on; tapping or tabbing into it opens it again, and a problem from the
+  // live check opens it at once. Without this script every seat stays open.
+  function value(form, position, name) {
+    var el = form.elements["s" + position + "_" + name];
+    return el && el.value ? el.value.trim() : "";
+  }
+  function seatSummary(form, seat, position) {
+    if (wentOut(form) === position) {
+      var label = seat.querySelector('label[for="went-out-' + position + '"]');
+      return label ? label.textContent.trim() : "";
+    }
+    var tiles = value(form, position, "tiles");
+    if (tiles) { return tiles.toUpperCase(); }
+    var parts = [];
+    ["rack_value", "jokers"].forEach(function (name) {
+      var el = form.elements["s" + position + "_" + name];
+      var label = el ? form.querySelector('label[for="' + el.id + '"]') : null;
+      parts.push((label ? label.textContent.trim() + " " : "") + value(form, position, name));
+    });
+    return parts.join(" · ");
+  }
+  function seatComplete(form, seat, position) {
+    if (seat.querySelector(".sheet-seat-check .sheet-problem")) { return false; }
+    if (seat.querySelector('.sheet-pad-toggle[aria-expanded="true"]')) { return false; }
+    if (wentOut(form) === position) { return !holdsSomething(form, position); }
+    var racked = value(form, position, "tiles") !== "" ||
+      (value(form, position, "rack_value") !== "" && value(form, position, "jokers") !== "");
+    var opened = radioValue(form, "s" + position + "_opened");
+    var answered = opened === "yes" || value(form, position, "tiles") !== "" ||
+      radioValue(form, "s" + position + "_could_open") !== "";
+    return racked && answered;
+  }
+  function fold(form, seat, folded) {
+    var position = seat.getAttribute("data-seat");
+    var edit = seat.querySelector(".sheet-seat-edit");
+    if (folded) { edit.textContent = seatSummary(form, seat, position); }
+    seat.classList.toggle("is-folded", folded);
+    edit.hidden = !folded;
+  }
+  function setupFolding(form) {
+    var seats = form.querySelectorAll("fieldset.sheet-seat[data-seat]");
+    seats.forEach(function (seat) {
+      var legend = seat.querySelector("legend");
+      if (!legend) { return; }
+      var edit = document.createElement("button");
+      edit.type = "button";
+      edit.className = "btn btn-link sheet-seat-edit";
+      edit.hidden = true;
+      legend.appendChild(edit);
+      edit.addEventListener("click", function () {
+        fold(form, seat, false);
+        var first = seat.querySelector('input[name="went_out"]');
+        if (first) { first.focus(); }
+      });
+      // Into the seat (a tap, Tab): open; left complete (now, or when the live check has answered): fold.
+      seat.addEventListener("focusin", function (event) {
+        if (event.target === edit) { return; }
+        seat.removeAttribute("data-left");
+        fold(form, seat, false);
+      });
+      seat.addEventListener("focusout", function () {
+        window.setTimeout(function () {
+          if (seat.contains(document.activeElement)) { return; }
+          seat.setAttribute("data-left", "1");
+          refold(seat);
+        }, 0);
+      });
+    });
+    function refold(seat) {
+      var left = seat.hasAttribute("data-left") && !seat.contains(document.activeElement);
+      var complete = seatComplete(form, seat, seat.getAttribute("data-seat"));
+      if (seat.classList.contains("is-folded") !== (left && complete)) { fold(form, seat, left && complete); }
+    }
+    // The live check's answer: a problem opens its seat, a seat left complete folds.
+    document.body.addEventListener("htmx:afterSettle", function () { seats.forEach(refold); });
+  }
+
   function start() {
     forgetAcknowledged();
     document.querySelectorAll("form.sheet-form").forEach(function (form) {
@@ -241,6 +319,7 @@
       setupSubmit(form);
       setupPad(form);
       updateSeats(form);
+      setupFolding(form);
       // After htmx has set the form up (its own DOMContentLoaded handler runs before this one).
       if (pending && window.htmx) { window.setTimeout(function () { window.htmx.trigger(form, "change"); }, 0); }
     });

@@ -25,7 +25,9 @@ def checked(page, selector):
     return page.eval_on_selector_all(selector, "els => els.filter(e => e.checked).map(e => e.value)")
 
 
-def test_three_jokers_at_two_seats_are_marked_at_those_seats(page, game_url, shot):
+@pytest.mark.parametrize("lang,jokers_text", [("en", "3 jokers across the racks"), ("ko", "받침대들의 조커가 3개입니다")])
+def test_three_jokers_at_two_seats_are_marked_at_those_seats(phone, game_url, shot, lang, jokers_text):
+    page = phone("referee", lang=lang)
     page.goto(game_url)
     page.locator('label[for="went-out-1"]').click()
     page.fill("#id_s2_tiles", "R5 J J")
@@ -34,9 +36,9 @@ def test_three_jokers_at_two_seats_are_marked_at_those_seats(page, game_url, sho
     page.fill("#id_s4_rack_value", "4")
     page.fill("#id_s4_jokers", "1")
     for position in (2, 4):
-        expect(page.locator(f"#seat-{position}-check")).to_contain_text("3 jokers across the racks")
+        expect(page.locator(f"#seat-{position}-check")).to_contain_text(jokers_text)
     for position in (1, 3):
-        expect(page.locator(f"#seat-{position}-check")).not_to_contain_text("jokers")
+        expect(page.locator(f"#seat-{position}-check")).to_be_empty()
     listed = page.locator('#sheet-check li[data-code="too_many_jokers"]')
     expect(listed).to_have_attribute("data-seats", "2 4")
     expect(page.locator(".sheet-submit")).to_be_disabled()

@@ -1,14 +1,15 @@
 """Score-sheet validation: what cannot be right (errors) and what deserves a second look (warnings).
 
 :func:`validate` never raises for a bad sheet; it returns every :class:`Problem` it finds. ``code`` is
-stable (the web app translates by code), ``seat`` is the seat *number* from the record (``None`` for a
-table-wide problem), ``message`` is plain English.
+stable (the web app translates by code and ``params``), ``seat`` is the seat *number* from the record
+(``None`` for a table-wide problem), ``seats`` names the seats a table-wide problem comes from (the seats
+holding the jokers of "too many jokers"), ``message`` is plain English.
 """
 
 from __future__ import annotations
 
 from collections import Counter
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from .meld import can_open
 from .record import ENDS, SeatRecord, TableRecord
@@ -28,9 +29,19 @@ class Problem:
     seat: int | None
     message: str
     severity: str = ERROR
+    seats: tuple[int, ...] = ()  # where a table-wide problem is, so a sheet can mark each of those seats
+    params: dict = field(default_factory=dict, hash=False)  # the numbers and tiles the message names
 
     def to_dict(self) -> dict:
-        return {"code": self.code, "seat": self.seat, "message": self.message, "severity": self.severity}
+        out = {"code": self.code, "seat": self.seat, "message": self.message, "severity": self.severity}
+        if self.seats:
+            out["seats"] = list(self.seats)
+        if self.params:
+            out["params"] = dict(self.params)
+        return out
+
+    def concerns(self, seat: int) -> bool:
+        return self.seat == seat or seat in self.seats
 
 
 def errors(problems: list[Problem]) -> list[Problem]:
@@ -51,8 +62,8 @@ def validate(ruleset: Ruleset, table: TableRecord) -> list[Problem]:
     """Every problem of one game's sheet (R1, R3-R6). Errors first, then warnings, each in seat order."""
     out: list[Problem] = []
 
-    def add(code, seat, message, severity=ERROR):
-        out.append(Problem(code, seat, message, severity))
+    def add(code, seat, message, severity=ERROR, *, seats=(), **params):
+        out.append(Problem(code, seat, message, severity, tuple(seats), params))
 
     seats = sorted(table.seats, key=lambda s: s.seat)  # problems come out in seat order
     if table.end not in ENDS:
@@ -63,10 +74,11 @@ def validate(ruleset: Ruleset, table: TableRecord) -> list[Problem]:
         add("too_many_players", None, "A game has at most 4 players.")
     for number, n in sorted(Counter(s.seat for s in seats).items()):
         if n > 1:
-            add("duplicate_seat", number, f"Seat {number} appears {n} times.")
+            add("duplicate_seat", number, f"Seat {number} appears {n} times.", count=n)
     for name, n in sorted(Counter(s.player for s in seats if s.player).items()):
         if n > 1:
-            add("duplicate_player", None, f"Player {name} appears {n} times.")
+            add("duplicate_player", None, f"Player {name} appears {n} times.", count=n,
+                seats=[s.seat for s in seats if s.player == name])
     for s in seats:
         if not 1 <= s.seat <= 4:
             add("bad_seat_number", s.seat, "Seat numbers are 1 to 4.")
@@ -98,6 +110,7 @@ def validate(ruleset: Ruleset, table: TableRecord) -> list[Problem]:
                 "too_many_copies",
                 None,
                 f"{tile} appears {n} times across the racks; a set has only {COPIES}.",
+                seats=[s.seat for s in seats if s.tiles and tile in s.tiles], tile=str(tile), count=n,
             )
     jokers_total = sum(s.joker_total for s in seats if s.jokers is None or 0 <= s.jokers <= JOKERS_IN_SET)
     if jokers_total > JOKERS_IN_SET:
@@ -105,6 +118,9 @@ def validate(ruleset: Ruleset, table: TableRecord) -> list[Problem]:
             "too_many_jokers",
             None,
             f"{jokers_total} jokers across the racks; a set has only {JOKERS_IN_SET}.",
+            # R1: every seat holding a joker is where one of them must be wrong.
+            seats=[s.seat for s in seats if s.joker_total and (s.jokers is None or 0 <= s.jokers <= JOKERS_IN_SET)],
+            count=jokers_total,
         )
     table_counts_ok = all(n <= COPIES for n in counts.values())
 
@@ -127,7 +143,8 @@ def _validate_seat(ruleset: Ruleset, table: TableRecord, s: SeatRecord, add, cou
         if s.rack_value < 0:
             add("rack_value_negative", n, "A rack value cannot be negative.")
         elif s.rack_value > MAX_RACK_VALUE:
-            add("rack_value_too_high", n, f"No rack can hold more than {MAX_RACK_VALUE} points.")
+            add("rack_value_too_high", n, f"No rack can hold more than {MAX_RACK_VALUE} points.",
+                limit=MAX_RACK_VALUE)
     if s.jokers is not None and not 0 <= s.jokers <= JOKERS_IN_SET:
         add("jokers_out_of_range", n, f"A rack holds 0 to {JOKERS_IN_SET} jokers.")
     if s.tiles is not None:
@@ -136,12 +153,14 @@ def _validate_seat(ruleset: Ruleset, table: TableRecord, s: SeatRecord, add, cou
                 "rack_value_mismatch",
                 n,
                 f"The rack value {s.rack_value} does not match the tiles ({s.numbers}).",
+                entered=s.rack_value, counted=s.numbers,
             )
         if s.jokers is not None and s.jokers != s.joker_total:
             add(
                 "jokers_mismatch",
                 n,
                 f"The joker count {s.jokers} does not match the tiles ({s.joker_total}).",
+                entered=s.jokers, counted=s.joker_total,
             )
 
     knocked_rule = ruleset.knocked_rack_penalty is not None
@@ -189,7 +208,7 @@ def _validate_seat(ruleset: Ruleset, table: TableRecord, s: SeatRecord, add, cou
                     "never_opened_small_rack",
                     n,
                     f"A player who never opened still holds all {DEALT_TILES} dealt tiles; only {len(s.tiles)} entered.",
-                    WARNING,
+                    WARNING, count=len(s.tiles),
                 )
         elif could_open_certainly_not(s, ruleset.initial_meld_threshold):
             if s.could_open is True:

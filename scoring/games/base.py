@@ -33,11 +33,18 @@ class Judgement:
         return [p for p in self.problems if p["severity"] != ERROR]
 
     def seat_problems(self, position: int) -> list[dict]:
-        return [p for p in self.problems if p["seat"] == position]
+        """The problems at this seat: its own, and table-wide ones it is part of (R1: the seats holding the
+        jokers of "more than two jokers")."""
+        return [p for p in self.problems if p["seat"] == position or position in p.get("seats", ())]
 
     @property
     def table_problems(self) -> list[dict]:
         return [p for p in self.problems if p["seat"] is None]
+
+    @property
+    def unplaced_problems(self) -> list[dict]:
+        """Table-wide problems no seat is marked with (e.g. nobody marked as out)."""
+        return [p for p in self.table_problems if not p.get("seats")]
 
     def result(self, position: int):
         return self.results.get(position)

@@ -1,5 +1,7 @@
-"""What rules/ finds wrong with a sheet, in the user's language (rules/ speaks English and stable codes)."""
+"""What rules/ finds wrong with a sheet, in the user's language (rules/ speaks English and stable codes, plus the
+numbers and tiles a message names as parameters: the English text never reaches a page)."""
 
+from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
 MESSAGES = {
@@ -54,5 +56,40 @@ MESSAGES = {
 }
 
 
-def message(code: str, fallback: str = "") -> str:
-    return str(MESSAGES.get(code, fallback or code))
+# The same problems when rules/ gives the parameters (R1): named tiles and counts read better at the seat.
+WITH_PARAMS = {
+    "too_many_copies": _("%(tile)s appears %(count)s times across the racks; a set has only two of each."),
+    "too_many_jokers": _("%(count)s jokers across the racks; a set has only two. Check the seats holding them."),
+    "rack_value_mismatch": _("The rack value %(entered)s does not match the tiles (%(counted)s)."),
+    "jokers_mismatch": _("The joker count %(entered)s does not match the tiles (%(counted)s)."),
+    "never_opened_small_rack": _("A player who never opened still holds all 14 dealt tiles; only %(count)s entered."),
+    "bad_tiles": _("These tiles cannot be read: %(tokens)s. Use colour and number, e.g. R5 B13 J."),
+}
+
+COLOUR_NAMES = {"R": _("red"), "B": _("blue"), "Y": _("yellow"), "K": _("black")}
+
+
+def tile_name(token: str) -> str:
+    """A tile in words of the page's language (R5 → "red 5"), as the tile pad names its keys."""
+    if token.upper() == "J":
+        return gettext("joker")
+    colour, number = token[:1].upper(), token[1:]
+    if colour not in COLOUR_NAMES or not number.isdigit():
+        return token
+    return gettext("%(colour)s %(number)s") % {"colour": COLOUR_NAMES[colour], "number": number}
+
+
+def message(code: str, fallback: str = "", params: dict | None = None) -> str:
+    """The problem `code` in the user's language; `params` (from rules/) fill in its numbers and tiles. A code
+    this app does not know shows a generic sentence rather than rules/' English `fallback`."""
+    if params and code in WITH_PARAMS:
+        values = dict(params)
+        if "tile" in values:
+            values["tile"] = tile_name(str(values["tile"]))
+        try:
+            return str(WITH_PARAMS[code]) % values
+        except (KeyError, TypeError, ValueError):
+            pass  # parameters this text does not take: the plain sentence below says the same
+    if code in MESSAGES:
+        return str(MESSAGES[code])
+    return fallback or gettext("Something on this sheet is not right; please check it.")

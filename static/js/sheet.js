@@ -51,25 +51,34 @@
         el.type !== "hidden" && el.type !== "submit" && el.type !== "button";
     });
   }
+  // A box of a group (the seats' "Went out" boxes share one name) is kept under its name and value.
+  function boxKey(el) {
+    return el.getAttribute("value") === null ? el.name : el.name + "=" + el.value;
+  }
   function collect(form) {
     var values = {};
     fields(form).forEach(function (el) {
       if (el.type === "radio") { if (el.checked) { values[el.name] = el.value; } }
-      else if (el.type === "checkbox") { values[el.name] = el.checked; }
+      else if (el.type === "checkbox") { values[boxKey(el)] = el.checked; }
       else { values[el.name] = el.value; }
     });
     return values;
   }
   function apply(form, values) {
     fields(form).forEach(function (el) {
-      if (!Object.prototype.hasOwnProperty.call(values, el.name)) { return; }
-      var value = values[el.name];
+      var key = el.type === "checkbox" ? boxKey(el) : el.name;
+      if (!Object.prototype.hasOwnProperty.call(values, key)) { return; }
+      var value = values[key];
       if (el.type === "radio") { el.checked = el.value === value; }
       else if (el.type === "checkbox") { el.checked = value === true; }
       else if (typeof value === "string") { el.value = value; }
     });
   }
 
+  function wentOut(form) {
+    var box = form.querySelector('input[name="went_out"]:checked');
+    return box ? box.value : "";
+  }
   function radioValue(form, name) {
     var checked = form.querySelector('input[type="radio"][name="' + name + '"]:checked');
     return checked ? checked.value : "";
@@ -85,7 +94,7 @@
     });
   }
   function updateSeats(form) {
-    var out = radioValue(form, "went_out");
+    var out = wentOut(form);
     form.querySelectorAll("[data-seat]").forEach(function (seat) {
       var position = seat.getAttribute("data-seat");
       seat.classList.toggle("is-out", out === position);
@@ -132,10 +141,15 @@
   function setupChoices(form) {
     form.addEventListener("change", function (event) {
       var target = event.target;
+      // One player goes out, and only in a game that ended that way (R4): the choices follow each other, so
+      // "Someone went out" never shows beside a game blocked, nor two seats out. (Without this script the
+      // rules engine says what does not fit.)
       if (target.name === "end" && target.value !== "went_out") {
-        var nobody = form.querySelector('input[name="went_out"][value=""]');
-        if (nobody && !nobody.checked) { nobody.checked = true; nobody.dispatchEvent(new Event("change", {bubbles: true})); }
-      } else if (target.name === "went_out" && target.value) {
+        form.querySelectorAll('input[name="went_out"]:checked').forEach(function (box) { box.checked = false; });
+      } else if (target.name === "went_out" && target.checked) {
+        form.querySelectorAll('input[name="went_out"]:checked').forEach(function (box) {
+          if (box !== target) { box.checked = false; }
+        });
         var wentOut = form.querySelector('input[name="end"][value="went_out"]');
         if (wentOut && !wentOut.checked) { wentOut.checked = true; wentOut.dispatchEvent(new Event("change", {bubbles: true})); }
       }
@@ -219,6 +233,84 @@
     });
   }
 
+  // On a phone, a seat whose entry is complete and shows no problem folds to one line (its name and what was
+  // entered) once the referee has moved on; tapping or tabbing into it opens it again, and a problem from the
+  // live check opens it at once. Without this script every seat stays open.
+  function value(form, position, name) {
+    var el = form.elements["s" + position + "_" + name];
+    return el && el.value ? el.value.trim() : "";
+  }
+  function seatSummary(form, seat, position) {
+    if (wentOut(form) === position) {
+      var label = seat.querySelector('label[for="went-out-' + position + '"]');
+      return label ? label.textContent.trim() : "";
+    }
+    var tiles = value(form, position, "tiles");
+    if (tiles) { return tiles.toUpperCase(); }
+    var parts = [];
+    ["rack_value", "jokers"].forEach(function (name) {
+      var el = form.elements["s" + position + "_" + name];
+      var label = el ? form.querySelector('label[for="' + el.id + '"]') : null;
+      parts.push((label ? label.textContent.trim() + " " : "") + value(form, position, name));
+    });
+    return parts.join(" · ");
+  }
+  function seatComplete(form, seat, position) {
+    if (seat.querySelector(".sheet-seat-check .sheet-problem")) { return false; }
+    if (seat.querySelector('.sheet-pad-toggle[aria-expanded="true"]')) { return false; }
+    if (wentOut(form) === position) { return !holdsSomething(form, position); }
+    var racked = value(form, position, "tiles") !== "" ||
+      (value(form, position, "rack_value") !== "" && value(form, position, "jokers") !== "");
+    var opened = radioValue(form, "s" + position + "_opened");
+    var answered = opened === "yes" || value(form, position, "tiles") !== "" ||
+      radioValue(form, "s" + position + "_could_open") !== "";
+    return racked && answered;
+  }
+  function fold(form, seat, folded) {
+    var position = seat.getAttribute("data-seat");
+    var edit = seat.querySelector(".sheet-seat-edit");
+    if (folded) { edit.textContent = seatSummary(form, seat, position); }
+    seat.classList.toggle("is-folded", folded);
+    edit.hidden = !folded;
+  }
+  function setupFolding(form) {
+    var seats = form.querySelectorAll("fieldset.sheet-seat[data-seat]");
+    seats.forEach(function (seat) {
+      var legend = seat.querySelector("legend");
+      if (!legend) { return; }
+      var edit = document.createElement("button");
+      edit.type = "button";
+      edit.className = "btn btn-link sheet-seat-edit";
+      edit.hidden = true;
+      legend.appendChild(edit);
+      edit.addEventListener("click", function () {
+        fold(form, seat, false);
+        var first = seat.querySelector('input[name="went_out"]');
+        if (first) { first.focus(); }
+      });
+      // Into the seat (a tap, Tab): open; left complete (now, or when the live check has answered): fold.
+      seat.addEventListener("focusin", function (event) {
+        if (event.target === edit) { return; }
+        seat.removeAttribute("data-left");
+        fold(form, seat, false);
+      });
+      seat.addEventListener("focusout", function () {
+        window.setTimeout(function () {
+          if (seat.contains(document.activeElement)) { return; }
+          seat.setAttribute("data-left", "1");
+          refold(seat);
+        }, 0);
+      });
+    });
+    function refold(seat) {
+      var left = seat.hasAttribute("data-left") && !seat.contains(document.activeElement);
+      var complete = seatComplete(form, seat, seat.getAttribute("data-seat"));
+      if (seat.classList.contains("is-folded") !== (left && complete)) { fold(form, seat, left && complete); }
+    }
+    // The live check's answer: a problem opens its seat, a seat left complete folds.
+    document.body.addEventListener("htmx:afterSettle", function () { seats.forEach(refold); });
+  }
+
   function start() {
     forgetAcknowledged();
     document.querySelectorAll("form.sheet-form").forEach(function (form) {
@@ -227,6 +319,7 @@
       setupSubmit(form);
       setupPad(form);
       updateSeats(form);
+      setupFolding(form);
       // After htmx has set the form up (its own DOMContentLoaded handler runs before this one).
       if (pending && window.htmx) { window.setTimeout(function () { window.htmx.trigger(form, "change"); }, 0); }
     });

@@ -157,8 +157,16 @@ def open_next_game(page) -> dict[int, str]:
     return seats_on_sheet(page)
 
 
+def open_seat(page, position: int) -> None:
+    """A seat the referee left complete is folded to one line (static/js/sheet.js): a tap opens it again."""
+    folded = page.locator(f"#seat-{position} .sheet-seat-edit")
+    if folded.is_visible():
+        folded.click()
+
+
 def tap_tiles(page, position: int, tiles: list[str], pad_open=None) -> None:
     """`pad_open(page)` runs while the pad is still open (a screenshot, say)."""
+    open_seat(page, position)
     page.click(f'.sheet-pad-toggle[data-pad-for="id_s{position}_tiles"]')
     pad = page.locator("#tile-pad")
     expect(pad).to_be_visible()
@@ -171,6 +179,7 @@ def tap_tiles(page, position: int, tiles: list[str], pad_open=None) -> None:
 
 
 def type_rack(page, position: int, value: int, jokers: int = 0) -> None:
+    open_seat(page, position)
     page.fill(f"#id_s{position}_rack_value", str(value))
     page.fill(f"#id_s{position}_jokers", str(jokers))
 

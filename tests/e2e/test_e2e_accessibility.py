@@ -709,9 +709,9 @@ def test_a_referee_enters_a_sheet_with_the_keyboard_and_the_tile_pad(world, phon
     link = world.links[4]
     kb.page.goto(world.root + reverse("referee-link-game", args=[link.token, 1, 1]))
     kb.skip_to_main()
-    # Who went out: one radio group; arrow keys move within it, as in any radio group.
-    kb.tab_to("input[name=went_out]:checked")
-    kb.press("ArrowDown")
+    # Who went out: each seat's box is its own Tab stop; Space ticks it, and the end follows.
+    kb.tab_to("#went-out-1")
+    kb.page.keyboard.press("Space")
     expect(kb.page.locator("#went-out-1")).to_be_checked()
     expect(kb.page.locator('input[name=end][value="went_out"]')).to_be_checked()
     # Seat 2's rack on the tile pad: open it, tap three tiles and a joker with Enter and Space, close it.

@@ -182,6 +182,9 @@ def test_a_seat_marked_went_out_after_its_tiles_were_typed_keeps_them_in_view_un
     for position, value in ((2, "12"), (3, "20"), (4, "9")):
         page.fill(f"#id_s{position}_rack_value", value)
         page.fill(f"#id_s{position}_jokers", "0")
+    # Seat 1 folded to one line once the referee moved on (complete, no problem): a tap opens it again.
+    expect(page.locator("#seat-1 .sheet-seat-edit")).to_have_text("R7 R8")
+    page.locator("#seat-1 .sheet-seat-edit").click()
     page.locator('label[for="went-out-1"]').click()
     expect(page.locator("#seat-1-check")).to_contain_text("A player who went out holds no tiles.")
     expect(page.locator("#id_s1_tiles")).to_be_visible()

@@ -272,7 +272,7 @@ def test_preview_puts_problems_next_to_their_seat_and_counts_errors(client, stag
     page = text(client.post(link_url(link, 1, preview=True), data))
     third = seating.seats(seating.game_draw(stage, 1), table=1)[2].position
     seat_slot = page.split(f'id="seat-{third}-check"')[1].split("</div>")[0]
-    assert "The rack value does not match the tiles." in seat_slot
+    assert "The rack value 40 does not match the tiles (10)." in seat_slot  # R5.2: what was counted, what the tiles say
     assert 'data-errors="1"' in page
 
 

@@ -1,13 +1,15 @@
 """A Rummikub sheet as entered (R4–R6): each seat's rack as tiles, or a counted value and jokers; and its
 judgement by rules/ — the same for the live check and for the submit."""
 
+import re
 from dataclasses import dataclass
 from decimal import Decimal
 
-from rules.errors import RecordError
+from rules.errors import NotationError, RecordError
 from rules.record import SeatRecord, TableRecord, seat_from_dict
 from rules.rulesets import Ruleset, get_ruleset
 from rules.scoring import score_game
+from rules.tiles import Tile
 from rules.validation import ERROR, validate
 
 from ..base import Judgement
@@ -44,38 +46,60 @@ class Entry:
     seats: tuple[SeatEntry, ...]
 
 
-def _problem(code: str, severity: str, seat: int | None, text: str) -> dict:
-    return {"code": code, "seat": seat, "severity": severity, "message": text}
+def _problem(code: str, severity: str, seat: int | None, text: str, seats=()) -> dict:
+    return {"code": code, "seat": seat, "seats": list(seats), "severity": severity, "message": text}
 
 
-def to_record(entry: Entry) -> tuple[TableRecord | None, list[dict]]:
-    seats, problems = [], []
+def _bad_tokens(text: str) -> list[str]:
+    """The tokens of a tiles field that are no tile (R1 notation), as typed."""
+    bad = []
+    for token in (t for t in re.split(r"[\s,]+", text.strip()) if t):
+        try:
+            Tile.parse(token)
+        except NotationError:
+            bad.append(token)
+    return bad
+
+
+def to_record(entry: Entry) -> tuple[TableRecord, list[dict], set[int]]:
+    """The rules record of the entry, the problems of fields rules/ cannot read, and the seats that have
+    such a problem: those are judged without their unreadable tokens, so the rest of the sheet's problems
+    still show at once."""
+    seats, problems, unreadable = [], [], set()
     for seat in entry.seats:
+        tiles = seat.tiles.strip()
+        bad = _bad_tokens(tiles) if tiles else []
+        if bad:
+            tokens = " ".join(bad)
+            problems.append(_problem("bad_tiles", ERROR, seat.position, message("bad_tiles", params={"tokens": tokens})))
+            unreadable.add(seat.position)
+            tiles = " ".join(t for t in re.split(r"[\s,]+", tiles) if t and t not in bad)
         data = {
             "seat": seat.position, "player": str(seat.registration_id), "went_out": seat.went_out,
-            "tiles": seat.tiles.strip() or None, "rack_value": seat.rack_value, "jokers": seat.jokers,
+            "tiles": tiles or (None if not bad else ""), "rack_value": seat.rack_value, "jokers": seat.jokers,
             "opened": seat.opened, "could_open": seat.could_open, "conduct_penalty": seat.conduct_penalty,
         }
         # A seat that went out keeps whatever its rack fields hold: rules/ refuses a winner holding tiles
         # (winner_holds_tiles) rather than the sheet storing tiles nobody judged.
         try:
             seats.append(seat_from_dict(data))
-        except RecordError as error:
-            code = "bad_tiles" if error.path.endswith("tiles") else "bad_entry"
-            text = message(code) + (f" ({error.reason})" if code == "bad_tiles" else "")
-            problems.append(_problem(code, ERROR, seat.position, text))
+        except RecordError:
+            problems.append(_problem("bad_entry", ERROR, seat.position, message("bad_entry")))
+            unreadable.add(seat.position)
             seats.append(SeatRecord(seat=seat.position, player=str(seat.registration_id), went_out=seat.went_out,
                                     rack_value=0, jokers=0, opened=True))
-    if problems:
-        return None, problems
-    return TableRecord(end=entry.end, seats=tuple(seats)), []
+    return TableRecord(end=entry.end, seats=tuple(seats)), problems, unreadable
 
 
 def judge(ruleset: Ruleset, entry: Entry) -> Judgement:
-    record, problems = to_record(entry)
-    if record is None:
-        return Judgement(problems=problems)
-    found = [_problem(p.code, p.severity, p.seat, message(p.code, p.message)) for p in validate(ruleset, record)]
+    record, problems, unreadable = to_record(entry)
+    found = [
+        _problem(p.code, p.severity, p.seat, message(p.code, p.message, p.params), p.seats)
+        for p in validate(ruleset, record)
+        # A seat's own problems judged on part of its rack would mislead; table-wide ones still hold.
+        if p.seat is None or p.seat not in unreadable
+    ]
+    found = problems + found
     if any(p["severity"] == ERROR for p in found):
         return Judgement(problems=found)
     score = score_game(ruleset, record)

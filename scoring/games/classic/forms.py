@@ -56,8 +56,10 @@ class SheetForm(forms.Form):
                                        error_messages={"invalid": _("This form is damaged; reload the page.")})
     end = forms.ChoiceField(label=_("How did the game end?"), choices=ScoreSheet.End.choices,
                             widget=TapRadio, error_messages={"required": _("Choose how the game ended.")})
-    # Rendered as one radio per seat card plus "Nobody" (blocked / time) next to how the game ended.
-    went_out = forms.ChoiceField(label=_("Who went out?"), required=False, widget=TapRadio)
+    # One box per seat card: each one a Tab stop (a radio group is one), and untapped again for "nobody". Two
+    # ticked, or one in a blocked game, are the rules engine's problems to show (R4), not a form error.
+    went_out = forms.MultipleChoiceField(label=_("Who went out?"), required=False,
+                                         widget=forms.CheckboxSelectMultiple)
     accept_warnings = forms.BooleanField(label=_("I checked the warnings: the sheet is right."), required=False,
                                          widget=forms.CheckboxInput(attrs={"class": "form-check-input"}))
 
@@ -65,6 +67,7 @@ class SheetForm(forms.Form):
         super().__init__(*args, **kwargs)
         self.seats = list(seats)
         self.require_key = require_key
+        # "" is what the old single choice sent for nobody (a draft or page from before): still nobody.
         self.fields["went_out"].choices = [("", _("Nobody"))] + [
             (str(seat.position), seat.registration.player.name) for seat in self.seats
         ]
@@ -84,9 +87,16 @@ class SheetForm(forms.Form):
             {"seat": seat, "position": seat.position,
              "fields": {name: self[self.seat_field(seat.position, name)] for name in _FIELD_NAMES
                         if self.seat_field(seat.position, name) in self.fields},
-             "went_out_checked": str(self["went_out"].value() or "") == str(seat.position)}
+             "went_out_checked": str(seat.position) in self.went_out_values()}
             for seat in self.seats
         ]
+
+    def went_out_values(self) -> set[str]:
+        value = self["went_out"].value() or []
+        return {str(v) for v in ([value] if isinstance(value, str | int) else value) if str(v)}
+
+    def clean_went_out(self):
+        return [value for value in self.cleaned_data.get("went_out") or [] if value]
 
     def clean_idempotency_key(self):
         key = self.cleaned_data.get("idempotency_key") or ""
@@ -107,7 +117,7 @@ class SheetForm(forms.Form):
 
     def entry(self) -> Entry:
         data = self.cleaned_data
-        out = data.get("went_out") or ""
+        out = set(data.get("went_out") or [])
         lines = []
         for seat in self.seats:
             def value(name, position=seat.position):
@@ -118,7 +128,7 @@ class SheetForm(forms.Form):
             could_open = {YES: True, NO: False}.get(value("could_open") or "")
             lines.append(SeatEntry(
                 position=seat.position, registration_id=seat.registration_id,
-                went_out=out == str(seat.position), tiles=tiles, rack_value=value("rack_value"),
+                went_out=str(seat.position) in out, tiles=tiles, rack_value=value("rack_value"),
                 jokers=value("jokers"),
                 opened=opened,
                 # "Could have opened?" only matters for a player who never opened and whose tiles are not given.
@@ -133,10 +143,10 @@ _FIELD_NAMES = ("registration", "tiles", "rack_value", "jokers", "opened", "coul
 
 def initial_from_sheet(sheet: ScoreSheet) -> dict:
     """A returned sheet's values, so the referee corrects it instead of typing it again."""
-    initial = {"end": sheet.end, "went_out": ""}
+    initial = {"end": sheet.end, "went_out": []}
     for line in sheet.seats.all():
         if line.went_out:
-            initial["went_out"] = str(line.position)
+            initial["went_out"].append(str(line.position))
         prefix = f"s{line.position}_"
         initial.update({
             prefix + "registration": line.registration_id,

@@ -367,8 +367,10 @@ def test_organiser_withdrawal_before_the_deadline_promotes_the_first_on_the_wait
     assert entry.reason == "Phoned: ill" and entry.actor is not None
 
 
-def test_organiser_withdrawal_after_the_deadline_leaves_the_place_empty(organiser_client, event):
+def test_organiser_withdrawal_after_checkin_closed_leaves_the_place_empty(organiser_client, event):
+    # R9: after check-in closes a freed place is a late place, for someone present (services.late_places).
     event.withdrawal_deadline = timezone.now() - dt.timedelta(hours=1)
+    event.checkin_override = Event.CheckinOverride.CLOSED
     event.save()
     leaving = make_registration(event)
     waiting = make_registration(event, status=S.WAITLISTED)

@@ -87,7 +87,8 @@ def test_a_player_cannot_withdraw_after_the_deadline():
     assert first.status == Registration.Status.REGISTERED
 
 
-def test_no_promotion_when_the_organiser_withdraws_someone_after_the_deadline():
+def test_after_the_deadline_but_before_checkin_closes_the_organiser_withdrawing_someone_still_promotes():
+    # The waiting list moves until check-in closes (R9): a no-show withdrawn on the morning frees a place.
     event = make_event(capacity=1)
     first = enter(event, 1)
     second = enter(event, 2)
@@ -95,7 +96,21 @@ def test_no_promotion_when_the_organiser_withdraws_someone_after_the_deadline():
     withdraw(registration=first, actor=ACTOR, now=AFTER_DEADLINE, by_organiser=True)
 
     second.refresh_from_db()
+    assert second.status == Registration.Status.REGISTERED
+    assert second.promoted_at == AFTER_DEADLINE
+
+
+def test_no_promotion_when_the_organiser_withdraws_someone_after_checkin_closed():
+    event = make_event(capacity=1)
+    first = enter(event, 1)
+    second = enter(event, 2)
+
+    withdraw(registration=first, actor=ACTOR, now=event.checkin_closes_at, by_organiser=True)
+
+    second.refresh_from_db()
     assert second.status == Registration.Status.WAITLISTED
+    assert second.promoted_at is None
+    assert not AuditEntry.objects.filter(action="registration.promoted").exists()
 
 
 def test_an_overlapping_event_is_refused_naming_the_clashing_event():

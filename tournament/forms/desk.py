@@ -85,3 +85,20 @@ class CorrectionForm(RegistrationForm):
         self.helper = FormHelper()
         self.helper.form_tag = False  # the page's form also carries where to go back to
         self.helper.add_input(Submit("submit", _("Save the correction"), css_class="btn-tap w-100"))
+
+
+class LatePlacesForm(forms.Form):
+    """The waiting-list players the desk ticked as present in the hall (ids of the waiting line shown)."""
+
+    registration = forms.TypedMultipleChoiceField(
+        coerce=int,
+        widget=forms.CheckboxSelectMultiple,
+        error_messages={
+            "required": _("Tick the waiting-list players who are here."),
+            "invalid_choice": _("Someone you ticked is no longer on the waiting list. Check the list again."),
+        },
+    )
+
+    def __init__(self, *args, line, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.fields["registration"].choices = [(str(r.pk), r.player.name) for r in line]

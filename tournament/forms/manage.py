@@ -31,6 +31,9 @@ class CheckinOverrideForm(forms.Form):
         },
     )
 
+    # Reopening after numbering: clear every number and number everyone afresh (else numbers are kept).
+    renumber = forms.BooleanField(required=False)
+
     def clean_checkin(self) -> str:
         value = self.cleaned_data["checkin"]
         return Event.CheckinOverride.SCHEDULE if value == self.SCHEDULE else value

@@ -14,6 +14,8 @@ ACTION_LABELS = {
     "checkin.undone": _("Check-in undone"),
     "checkin.override": _("Check-in setting changed"),
     "checkin.numbered": _("Player numbers assigned"),
+    "checkin.late_places": _("Late places opened"),
+    "checkin.late_place": _("Late place given at the desk"),
     "stage.created": _("Round created"),
     "stage.closed": _("Round closed"),
     "draw.drafted": _("Draft draw made"),

@@ -118,6 +118,9 @@ class Event(models.Model):
     )
     numbering_seed = models.BigIntegerField(_("numbering seed"), null=True, blank=True)
     numbers_assigned_at = models.DateTimeField(_("numbers assigned"), null=True, blank=True)
+    # Check-in closed with empty places: the organiser lets the desk give them to waiting-list players present
+    # in the hall, in line order, until numbers are assigned (services.late_places).
+    late_places_opened_at = models.DateTimeField(_("late places opened"), null=True, blank=True)
 
     # Draw settings (R8). Busan: games per preliminary round and in the final; Hong Kong: games and game 1's seating.
     stage_games = ListField(
@@ -203,6 +206,14 @@ class Event(models.Model):
     def withdrawal_is_open(self, now=None) -> bool:
         now = now or timezone.now()
         return now < self.withdrawal_deadline
+
+    def checkin_has_closed(self, now=None) -> bool:
+        """Check-in is over (not merely not open yet): by the organiser, by the schedule, or by numbering."""
+        if self.numbers_assigned_at or self.checkin_override == self.CheckinOverride.CLOSED:
+            return True
+        if self.checkin_override == self.CheckinOverride.OPEN:
+            return False
+        return (now or timezone.now()) >= self.checkin_closes_at
 
     def checkin_is_open(self, now=None) -> bool:
         """R9: late arrivals are refused once check-in closes; the organiser may close early or reopen."""

@@ -94,6 +94,8 @@ class Registration(models.Model):
         settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
     )
     withdrawn_at = models.DateTimeField(_("withdrawn at"), null=True, blank=True)
+    # When a waiting-list player got a place (a freed place or a late place): their page says so.
+    promoted_at = models.DateTimeField(_("place from the waiting list at"), null=True, blank=True)
     # Seeded players are spread across tables by the draw (lower = stronger, e.g. national ranking).
     seed_rank = models.PositiveIntegerField(_("seed"), null=True, blank=True)
 

@@ -121,7 +121,7 @@ def _open_under(event: Event, override: str, now) -> bool:
         event.checkin_override = saved
 
 
-def checkin_preview(*, event: Event, override: str, now=None) -> Preview:
+def checkin_preview(*, event: Event, override: str, now=None, renumber: bool = False) -> Preview:
     """What setting check-in to `override` does now. Closing it (by hand, or by going back to a schedule whose
     time has passed) shuts everyone not checked in out of the event (R9): that asks for a confirmation."""
     now = now or timezone.now()
@@ -131,7 +131,7 @@ def checkin_preview(*, event: Event, override: str, now=None) -> Preview:
         return Preview(title=_("Check-in"), blockers=blockers, needed=False)
     open_after = _open_under(event, override, now)
     if not open_now and open_after and event.numbers_assigned_at:
-        return _reopen_preview(event, override, blockers)
+        return _reopen_preview(event, override, blockers, renumber)
     closing = open_now and not open_after or (
         override == Event.CheckinOverride.CLOSED and event.checkin_override != override)
     if not closing:
@@ -151,12 +151,22 @@ def checkin_preview(*, event: Event, override: str, now=None) -> Preview:
                           [pk for pk, _n in missing]])
 
 
-def _reopen_preview(event: Event, override: str, blockers: list[Blocker]) -> Preview:
-    """Reopening check-in after numbering (R8.2): allowed until the first round is set up for its draw. The
-    numbers given stay; players checked in from now are numbered after them once check-in closes again."""
+def _reopen_preview(event: Event, override: str, blockers: list[Blocker], renumber: bool) -> Preview:
+    """Reopening check-in after numbering (R8.2): allowed until the first round is set up for its draw. By
+    default the numbers given stay and players checked in from now are numbered after them once check-in
+    closes again; or, the organiser's choice, every number is cleared and everyone is numbered afresh."""
     if event.stages.exists():
         blockers.append(Blocker("numbered", _("The first round is already set up; check-in cannot be reopened.")))
     numbered = Registration.objects.filter(event=event, number__isnull=False).count()
+    if renumber:
+        lines = [
+            ngettext("The %(count)s player number already given is cleared.",
+                     "The %(count)s player numbers already given are cleared.", numbered) % {"count": numbered},
+            _("When you close check-in again and assign numbers, every checked-in player is numbered again from "
+              "1. The first draw waits until then."),
+        ]
+        return Preview(title=_("Reopen check-in and renumber everyone"), lines=lines, blockers=blockers,
+                       facts=["reopen", event.pk, override, numbered, str(event.numbers_assigned_at), "renumber"])
     lines = [
         ngettext("The %(count)s player number already given stays as it is.",
                  "The %(count)s player numbers already given stay as they are.", numbered) % {"count": numbered},
@@ -168,9 +178,10 @@ def _reopen_preview(event: Event, override: str, blockers: list[Blocker]) -> Pre
 
 
 def set_checkin_override(*, event: Event, override: str, actor: Actor, expect: str | None = None,
-                         now=None) -> Event:
+                         now=None, renumber: bool = False) -> Event:
     """The organiser closes check-in early, reopens it, or returns to the schedule. `expect`: the state of
-    `checkin_preview` the organiser confirmed (a closing needs it; see services.confirmation)."""
+    `checkin_preview` the organiser confirmed (a closing needs it; see services.confirmation). `renumber`:
+    reopening after numbering clears every number given, so all are numbered afresh (R8.2)."""
     if override not in Event.CheckinOverride.values:
         raise ServiceError(_("Unknown check-in setting."), code="invalid")
     with transaction.atomic():
@@ -179,9 +190,12 @@ def set_checkin_override(*, event: Event, override: str, actor: Actor, expect: s
         if before == override:  # the same tap again (a phone sending twice): nothing to record
             return event
         now = now or timezone.now()
-        checkin_preview(event=event, override=override, now=now).require(expect)
+        checkin_preview(event=event, override=override, now=now, renumber=renumber).require(expect)
         reopening = bool(event.numbers_assigned_at) and not event.checkin_is_open(now) and _open_under(
             event, override, now)
+        if renumber and not reopening:
+            raise ServiceError(_("Renumbering is only possible when reopening check-in after numbers were "
+                                 "assigned."), code="renumber")
         event.checkin_override = override
         changed = {"override": override}
         before = {"override": before}
@@ -189,6 +203,10 @@ def set_checkin_override(*, event: Event, override: str, actor: Actor, expect: s
             # The numbers given stay; numbering is due again, for the newcomers only (assign_numbers).
             before["numbers_assigned_at"] = event.numbers_assigned_at.isoformat()
             event.numbers_assigned_at = changed["numbers_assigned_at"] = None
+            if renumber:
+                before["numbers"] = _numbered(event)
+                changed["numbers_cleared"] = Registration.objects.filter(
+                    event=event, number__isnull=False).update(number=None)
         event.save(update_fields=["checkin_override", "numbers_assigned_at"])
         record(actor=actor, action="checkin.override", target=event, event=event, before=before, after=changed)
     return event
@@ -352,6 +370,19 @@ def search_registrations(*, event: Event, query: DeskQuery, limit: int = SEARCH_
         .select_related("player")
         .annotate(rank=rank)
         .order_by("rank", "player__name_key", "id")[: limit + 1]
+    )
+
+
+def search_festival(*, event: Event, query: DeskQuery, limit: int = SEARCH_LIMIT) -> list[Registration]:
+    """Registrations in the festival's other events whose player's name matches (the desk of one event
+    finds a player who came to the wrong desk). By name only: numbers and links belong to one event."""
+    if not query.name or query.is_link:
+        return []
+    return list(
+        Registration.objects.filter(event__festival_id=event.festival_id, player__name_key__icontains=query.name)
+        .exclude(event=event)
+        .select_related("player", "event")
+        .order_by("player__name_key", "event__starts_at", "id")[: limit + 1]
     )
 
 

@@ -125,7 +125,8 @@ def _place(*, event: Event, player: Player, now) -> tuple[Registration, dict | N
         registration.status = status
         registration.queued_at = now
         registration.withdrawn_at = None
-        registration.save(update_fields=["status", "queued_at", "withdrawn_at"])
+        registration.promoted_at = None
+        registration.save(update_fields=["status", "queued_at", "withdrawn_at", "promoted_at"])
     return registration, before
 
 
@@ -183,14 +184,16 @@ def _promote_from_waiting_list(*, event: Event, actor: Actor, now) -> Registrati
         return None
     before = _snapshot(nxt)
     nxt.status = Registration.Status.REGISTERED
-    nxt.save(update_fields=["status"])
+    nxt.promoted_at = now
+    nxt.save(update_fields=["status", "promoted_at"])
     record(actor=actor, action="registration.promoted", target=nxt, event=event, before=before, after=_snapshot(nxt))
     return nxt
 
 
 def withdraw(*, registration: Registration, actor: Actor, now=None, by_organiser: bool = False, reason: str = "") -> Registration:
     """R9: a player withdraws until the deadline (the organiser at any time); the freed place goes to the
-    first on the waiting list while the deadline has not passed."""
+    first on the waiting list until check-in closes. After that a freed place is a late place
+    (services.late_places): only a waiting-list player present in the hall can use it."""
     now = now or timezone.now()
     with transaction.atomic():
         event = lock_event(registration.event_id)
@@ -214,7 +217,7 @@ def withdraw(*, registration: Registration, actor: Actor, now=None, by_organiser
             actor=actor, action="registration.withdrawn", target=registration, event=event,
             before=before, after=_snapshot(registration), reason=reason,
         )
-        if freed_place and event.withdrawal_is_open(now):
+        if freed_place and not event.checkin_has_closed(now):
             _promote_from_waiting_list(event=event, actor=actor, now=now)
     return registration
 

@@ -14,7 +14,7 @@ from django.utils.translation import gettext as _
 from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_http_methods, require_POST, require_safe
 
-from ..forms.desk import CorrectionForm, DeskActionForm, DeskSearchForm, WalkInForm
+from ..forms.desk import CorrectionForm, DeskActionForm, DeskSearchForm, LatePlacesForm, WalkInForm
 from ..models import Registration
 from ..permissions import DESK
 from ..qr import qr_svg
@@ -26,10 +26,12 @@ from ..services.checkin import (
     desk_counts,
     missing_registrations,
     player_by_token,
+    search_festival,
     search_registrations,
     undo_check_in,
     walk_in,
 )
+from ..services.late_places import give_late_places, late_places, waiting_line
 from ..services.registration import correct_player
 from .helpers import staff_view
 
@@ -49,8 +51,9 @@ def _common(request, event, **extra) -> dict:
         "event": event,
         "now": now,
         "checkin_open": event.checkin_is_open(now),
-        "counts": desk_counts(event=event),
     }
+    counts = context["counts"] = desk_counts(event=event)
+    context["late"] = late_places(event, now=now, checked_in=counts["checked_in"], waiting=counts["waitlisted"])
     context.update(extra)
     return context
 
@@ -61,7 +64,10 @@ def _search_context(request, event) -> dict:
     found = search_registrations(event=event, query=query)
     # A scanned player of this festival who is not in this event: say so rather than "nobody found".
     elsewhere = player_by_token(event=event, token=query.token) if query.is_link and not found else None
+    others = search_festival(event=event, query=query)
     return {
+        "other_events": others[:SEARCH_LIMIT],
+        "more_other_events": len(others) > SEARCH_LIMIT,
         "form": form,
         "query": form.text,
         "results": found[:SEARCH_LIMIT],
@@ -213,6 +219,33 @@ def correct(request, event, registration):
                                                                    next_url=asked or _desk_url(event, player.name)))
 
 
+def _late_url(event) -> str:
+    return reverse("desk-late-places", kwargs={"festival": event.festival.slug, "event": event.slug})
+
+
+@require_http_methods(["GET", "HEAD", "POST"])
+@never_cache
+@desk_view
+def late_places_view(request, event):
+    """Check-in closed with empty places: the waiting list in order; the desk ticks who is in the hall and
+    those players get the places, in line order (services.late_places)."""
+    line = waiting_line(event)
+    form = LatePlacesForm(request.POST if request.method == "POST" else None, line=line)
+    if request.method == "POST" and form.is_valid():
+        try:
+            given = give_late_places(event=event, registration_ids=form.cleaned_data["registration"],
+                                     actor=Actor.of(request))
+        except ServiceError as refusal:
+            form.add_error(None, refusal.message)
+        else:
+            messages.success(request, _("Late places given; checked in: %(names)s.")
+                             % {"names": ", ".join(r.player.name for r in given)})
+            return redirect(_late_url(event))
+    ticked = {str(value) for value in form["registration"].value() or []}
+    return render(request, "tournament/desk/late_places.html",
+                  _common(request, event, line=line, form=form, ticked=ticked, next_url=_late_url(event)))
+
+
 urlpatterns = [
     path("<slug:festival>/<slug:event>/", desk, name="desk"),
     path("<slug:festival>/<slug:event>/search/", search, name="desk-search"),
@@ -223,4 +256,5 @@ urlpatterns = [
     path("<slug:festival>/<slug:event>/walk-in/", walk_in_view, name="desk-walk-in"),
     path("<slug:festival>/<slug:event>/r/<int:registration>/link/", link, name="desk-link"),
     path("<slug:festival>/<slug:event>/r/<int:registration>/correct/", correct, name="desk-correct"),
+    path("<slug:festival>/<slug:event>/late-places/", late_places_view, name="desk-late-places"),
 ]

@@ -25,10 +25,11 @@ from ..models import AuditEntry, Event, Registration
 from ..permissions import ORGANISER
 from ..services import ServiceError
 from ..services import checkin as checkin_service
+from ..services import late_places as late_service
 from ..services import registration as registration_service
 from ..services.audit import Actor
 from .confirm import Page, blocker_links, confirm_and_run
-from .helpers import form_errors, staff_view
+from .helpers import form_errors, run_service, staff_view
 
 REGISTRATIONS_PER_PAGE = 100
 AUDIT_ENTRIES_SHOWN = 20
@@ -101,6 +102,7 @@ def manage_event(request, event):
         "counts": counts,
         "now": now,
         "checkin_open": event.checkin_is_open(now),
+        "late": late_service.late_places(event, now=now),
         "numbering_form": NumberingForm(initial={"method": event.numbering}),
         "numbering_blockers": blocker_links(
             checkin_service.numbering_blockers(event, now=now),
@@ -168,9 +170,10 @@ def set_checkin(request, event):
         messages.error(request, form_errors(form))
         return redirect(_event_url(event))
     override, before = form.cleaned_data["checkin"], event.checkin_override
+    renumber = form.cleaned_data["renumber"]
 
     def preview():
-        return checkin_service.checkin_preview(event=event, override=override)
+        return checkin_service.checkin_preview(event=event, override=override, renumber=renumber)
 
     if request.method != "POST" and not preview().needed:  # nothing to confirm: the page offers a plain button
         return redirect(_event_url(event))
@@ -184,12 +187,37 @@ def set_checkin(request, event):
     return confirm_and_run(
         request, preview=preview,
         call=lambda expect: checkin_service.set_checkin_override(event=event, override=override,
-                                                                 actor=Actor.of(request), expect=expect),
+                                                                 actor=Actor.of(request), expect=expect,
+                                                                 renumber=renumber),
         page=Page(action=reverse("manage-checkin", kwargs={"festival": event.festival.slug, "event": event.slug}),
                   back=_event_url(event), button=preview().title, danger=True,
-                  context={"festival": event.festival, "event": event},
-                  hidden=[("checkin", form.data["checkin"])]),
+                  context={"festival": event.festival, "event": event, "choices": _reopen_choices(event, form)},
+                  hidden=[("checkin", form.data["checkin"])] + ([("renumber", "on")] if renumber else [])),
         done=done, then=_event_url(event))
+
+
+def _reopen_choices(event: Event, form: CheckinOverrideForm) -> list[dict]:
+    """Reopening after numbering: the two ways, each a link to its own confirmation page (keep is the default)."""
+    if not event.numbers_assigned_at:
+        return []
+    url = reverse("manage-checkin", kwargs={"festival": event.festival.slug, "event": event.slug})
+    value, renumber = form.data["checkin"], form.cleaned_data["renumber"]
+    return [
+        {"label": _("Keep the numbers given"), "url": f"{url}?checkin={value}", "current": not renumber},
+        {"label": _("Renumber everyone"), "url": f"{url}?checkin={value}&renumber=on", "current": renumber},
+    ]
+
+
+@require_http_methods(["GET", "POST"])
+@organiser_view
+def open_late_places(request, event):
+    """Check-in closed with empty places: let the desk give them to waiting-list players present (POST)."""
+    if request.method != "POST":
+        return redirect(_event_url(event) + "#checkin-heading")
+    return run_service(
+        request, lambda: late_service.open_late_places(event=event, actor=Actor.of(request)),
+        done=_("Late places are open: the desk gives them to waiting-list players who are here, in line order."),
+        then=_event_url(event) + "#checkin-heading")
 
 
 @require_http_methods(["GET", "POST"])
@@ -251,7 +279,7 @@ def withdraw(request, event):
         "registration": chosen,
         "form": form,
         "frees_place": chosen.status == S.REGISTERED,
-        "promotes": chosen.status == S.REGISTERED and event.withdrawal_is_open(),
+        "promotes": chosen.status == S.REGISTERED and not event.checkin_has_closed(),
     }
     return render(request, "tournament/manage/withdraw.html", context)
 
@@ -281,5 +309,6 @@ urlpatterns = [
     path("<slug:festival>/<event_slug:event>/", manage_event, name="manage-event"),
     path("<slug:festival>/<event_slug:event>/check-in/", set_checkin, name="manage-checkin"),
     path("<slug:festival>/<event_slug:event>/numbers/", assign_numbers, name="manage-numbers"),
+    path("<slug:festival>/<event_slug:event>/late-places/", open_late_places, name="manage-late-places"),
     path("<slug:festival>/<event_slug:event>/withdraw/", withdraw, name="manage-withdraw"),
 ]

@@ -100,6 +100,13 @@ def build_world() -> SimpleNamespace:
     make_registration(desk_event, make_player(festival, name="김도윤"), checked_in_at=now)
     make_registration(desk_event, make_player(festival, name="김대기"), status=Registration.Status.WAITLISTED)
     desk_reg = Registration.objects.get(event=desk_event, player__name="김서연")
+    # Check-in closed with empty places, late places open (the desk's list), and numbers to keep or redo.
+    late_event = make_event(festival, name="Late places open", capacity=3, late_places_opened_at=now,
+                            checkin_override=Event.CheckinOverride.CLOSED)
+    make_registration(late_event, make_player(festival, name="김참가"), checked_in_at=now)
+    for name in ("김대기일", "Chan Siu Ming"):
+        make_registration(late_event, make_player(festival, name=name), status=Registration.Status.WAITLISTED)
+    numbered_event = ready_event(4, festival=festival, name="Numbered, not started")
 
     # A live Busan round of 16: table 1 submitted, table 2 confirmed, 3 and 4 still to enter.
     started = now - dt.timedelta(minutes=20)  # a round under way: the clocks count down
@@ -138,7 +145,8 @@ def build_world() -> SimpleNamespace:
 
     return SimpleNamespace(
         festival=festival, organiser=organiser, chief=chief, desk=desk, referee=referee, open_event=open_event,
-        personal=personal, desk_event=desk_event, desk_reg=desk_reg, stage=stage, live=live, links=links, replaced=replaced, idle=idle,
+        personal=personal, desk_event=desk_event, desk_reg=desk_reg, late_event=late_event,
+        numbered_event=numbered_event, stage=stage, live=live, links=links, replaced=replaced, idle=idle,
         submitted=submitted,
         confirmed=confirmed, warned=warned, word_stage=word_stage, word_link=word_link, word_sheet=word_sheet,
         draft_event=draft_event, draft=draft, finished=finished, hong_kong=hong_kong, live_draw=stage.draws.get(),
@@ -306,6 +314,10 @@ CASES = [
     Case("desk-correct", "desk",
          lambda w: reverse("desk-correct", kwargs={**ev(w.desk_event), "registration": w.desk_reg.pk}),
          ("Correct a player's details", _name("desk_event"))),
+    Case("desk-late-places", "desk", lambda w: reverse("desk-late-places", kwargs=ev(w.late_event)),
+         ("Late places", _name("late_event"))),
+    Case("desk-late-places-zh-hant", "desk", lambda w: reverse("desk-late-places", kwargs=ev(w.late_event)),
+         ("Late places", _name("late_event")), lang="zh-hant"),
     # The chief referee.
     Case("board", "chief", _live("board"), ("Live board", _name("live"))),
     Case("board-sheet", "chief", lambda w: reverse("board-sheet", kwargs={**ev(w.live), "sheet_id": w.submitted.pk}),
@@ -347,6 +359,11 @@ CASES = [
     Case("close-check-in", "organiser",
          lambda w: reverse("manage-checkin", kwargs=ev(w.desk_event)) + "?checkin=closed",
          ("Close check-in", _name("desk_event"))),
+    Case("manage-event-late-places", "organiser", lambda w: reverse("manage-event", kwargs=ev(w.late_event)),
+         (_name("late_event"), "Organiser")),
+    Case("reopen-renumber-ko", "organiser",
+         lambda w: reverse("manage-checkin", kwargs=ev(w.numbered_event)) + "?checkin=open&renumber=on",
+         ("Reopen check-in and renumber everyone", _name("numbered_event")), lang="ko"),
     Case("assign-numbers", "organiser",
          lambda w: reverse("manage-numbers", kwargs=ev(w.desk_event)) + "?method=registration",
          ("Assign player numbers", _name("desk_event"))),
@@ -533,7 +550,7 @@ NOT_PAGES = {
     "draw-release", "draw-unrelease", "board-quick-confirm", "board-confirm", "board-return", "board-lots",
     "board-close", "board-links-make", "board-links-revoke", "board-links-assign", "board-links-unassign",
     "results-playoff", "results-lot", "results-points", "conduct-record", "conduct-keep", "manage-checkin",
-    "manage-numbers", "set_language", "logout",
+    "manage-numbers", "manage-late-places", "set_language", "logout",
     "public-standings-live", "public-standings-stage-live", "public-player-live", "public-hall-live",
     "desk-search", "desk-counts", "referee-link-preview", "referee-preview", "board-correct-check",
     "round-clock", "manage-export", "event-export-json", "event-export-standings", "event-export-results",

@@ -266,7 +266,7 @@ def event_export(event: Event) -> dict:
             "game": event.game, "starts_at": _iso(event.starts_at), "ends_at": _iso(event.ends_at),
             "ruleset": get_ruleset(event.ruleset).to_dict(), "tiebreaks": event.tiebreaks,
             "ranking_points": event.ranking_points, "under_15_no_points": event.under_15_no_points,
-            "timetable": event.timetable,
+            "timetable": event.timetable, "late_places_opened_at": _iso(event.late_places_opened_at),
             **_event_settings(event),
         },
         "players": [
@@ -277,6 +277,7 @@ def event_export(event: Event) -> dict:
                 "ranking_id": r.player.ranking_id,
                 "contact": r.player.contact, "registered_at": _iso(r.created_at), "queued_at": _iso(r.queued_at),
                 "checked_in_at": _iso(r.checked_in_at), "withdrawn_at": _iso(r.withdrawn_at),
+                "promoted_at": _iso(r.promoted_at),
                 "seed_rank": r.seed_rank, "kept_playing": kept.get(r.pk, []),
                 "conduct": [
                     {"kind": c.kind, "stage": c.stage.number if c.stage else None, "game": c.game, "note": c.note,

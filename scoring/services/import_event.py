@@ -156,6 +156,7 @@ class _Importer:
             # Added later: files written before have neither (R9's rule applies, the timetable is generated).
             under_15_no_points=data.get("under_15_no_points", "bool", default=True),
             timetable=data.get("timetable", "list", default=[]),
+            late_places_opened_at=data.get("late_places_opened_at", "moment", null=True, default=None),
         )
         for name in EVENT_SETTINGS:
             model_field = Event._meta.get_field(name)
@@ -209,6 +210,7 @@ class _Importer:
                 queued_at=node.get("queued_at", "moment", null=True),
                 checked_in_at=node.get("checked_in_at", "moment", null=True),
                 withdrawn_at=node.get("withdrawn_at", "moment", null=True),
+                promoted_at=node.get("promoted_at", "moment", null=True, default=None),  # added later
                 seed_rank=node.get("seed_rank", "int", null=True),
             )
             _valid(registration, node.where)

@@ -221,3 +221,22 @@ def test_search_festival_finds_the_name_in_other_events_only(event):
     found = search_festival(event=event, query=DeskQuery.parse("서연"))
     assert [r.pk for r in found] == [there.pk]
     assert search_festival(event=event, query=DeskQuery.parse("https://x/p/" + kim.token + "/")) == []
+
+
+# --- the event file keeps them (an event moving machines mid-morning, docs/backup.md) -------------------------
+
+
+def test_late_places_and_promotions_survive_export_and_import(event, hall, organiser_actor, desk):
+    import json
+
+    from scoring.exports import event_json
+    from scoring.services.import_event import import_event
+
+    open_late_places(event=event, actor=organiser_actor, now=AFTER_CHECKIN)
+    give_late_places(event=event, registration_ids=[hall[0].pk], actor=desk, now=AFTER_CHECKIN)
+    document = event_json(Event.objects.select_related("festival").get(pk=event.pk))
+    assert json.loads(document)["event"]["late_places_opened_at"]
+    copied = import_event(document=document, festival_slug="moved", actor=Actor(label="import")).event
+    assert copied.late_places_opened_at == AFTER_CHECKIN
+    moved = Registration.objects.get(event=copied, player__name=hall[0].player.name)
+    assert (moved.status, moved.promoted_at) == (S.REGISTERED, AFTER_CHECKIN)

@@ -7,7 +7,7 @@ import datetime as dt
 from django.utils import timezone
 from playwright.sync_api import expect
 
-from tests.factories import make_event, make_player, make_registration, make_staff
+from tests.factories import make_event, make_player, make_registration, make_staff, ready_event
 from tournament.models import AuditEntry, Event, Registration
 
 S = Registration.Status
@@ -96,3 +96,24 @@ def test_after_check_in_closes_the_desk_gives_a_late_place_to_a_waiting_player_p
     expect(player.locator("[data-promoted]")).to_contain_text("You have a place now")
     expect(player.locator(f"#registration-{line[1].pk}")).to_contain_text("Checked in")
     shot(player, "late-place-on-personal-page")
+
+
+def test_reopening_check_in_offers_to_renumber_everyone_and_shows_it_first(page, server, shot, sign_in):
+    """R8.2 before the first draw: keeping the numbers is the default; renumbering is chosen on the
+    confirmation page, which says what it does before anything changes."""
+    event = ready_event(4)
+    manage = server.url("manage-event", festival=event.festival.slug, event=event.slug)
+    sign_in(page, make_staff(event.festival, "organiser"), next_url=manage.removeprefix(server.root))
+    page.get_by_role("link", name="Reopen check-in").click()
+    choices = page.locator("[data-confirm-choices]")
+    expect(choices.locator("[aria-current=page]")).to_have_text("Keep the numbers given")
+    expect(page.locator("main")).to_contain_text("The 4 player numbers already given stay as they are.")
+    choices.get_by_role("link", name="Renumber everyone").click()
+    expect(page.locator("h1")).to_have_text("Reopen check-in and renumber everyone")
+    expect(page.locator("main")).to_contain_text("The 4 player numbers already given are cleared.")
+    shot(page, "renumber-shown-first")
+    assert Registration.objects.filter(event=event, number__isnull=False).count() == 4
+    page.get_by_role("button", name="Reopen check-in and renumber everyone").click()
+    expect(page.locator(".alert-success")).to_contain_text("Check-in:")
+    shot(page, "reopened-renumbered")
+    assert not Registration.objects.filter(event=event, number__isnull=False).exists()

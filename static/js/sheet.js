@@ -256,7 +256,6 @@
     return parts.join(" · ");
   }
   function seatComplete(form, seat, position) {
-    if (seat.querySelector(".sheet-seat-check .sheet-problem")) { return false; }
     if (seat.querySelector('.sheet-pad-toggle[aria-expanded="true"]')) { return false; }
     if (wentOut(form) === position) { return !holdsSomething(form, position); }
     var racked = value(form, position, "tiles") !== "" ||
@@ -288,27 +287,31 @@
         var first = seat.querySelector('input[name="went_out"]');
         if (first) { first.focus(); }
       });
-      // Into the seat (a tap, Tab): open; left complete (now, or when the live check has answered): fold.
+      // Into the seat (a tap, Tab): open. Out of it with every answer given: fold, whatever an earlier check
+      // said (its answer to the new values is on its way). Folding follows only the referee's own moves, never
+      // the live check's answer, so a seat never closes under a finger reaching back for it.
       seat.addEventListener("focusin", function (event) {
         if (event.target === edit) { return; }
-        seat.removeAttribute("data-left");
         fold(form, seat, false);
       });
       seat.addEventListener("focusout", function () {
         window.setTimeout(function () {
           if (seat.contains(document.activeElement)) { return; }
-          seat.setAttribute("data-left", "1");
-          refold(seat);
+          if (!seat.classList.contains("is-folded") && seatComplete(form, seat, seat.getAttribute("data-seat"))) {
+            fold(form, seat, true);
+          }
         }, 0);
       });
     });
-    function refold(seat) {
-      var left = seat.hasAttribute("data-left") && !seat.contains(document.activeElement);
-      var complete = seatComplete(form, seat, seat.getAttribute("data-seat"));
-      if (seat.classList.contains("is-folded") !== (left && complete)) { fold(form, seat, left && complete); }
-    }
-    // The live check's answer: a problem opens its seat, a seat left complete folds.
-    document.body.addEventListener("htmx:afterSettle", function () { seats.forEach(refold); });
+    // The live check's answer opens every folded seat it finds a mistake at (a warning stays folded: the list
+    // above the seats shows it, and the seat would open again on every answer).
+    document.body.addEventListener("htmx:afterSettle", function () {
+      seats.forEach(function (seat) {
+        if (seat.classList.contains("is-folded") && seat.querySelector(".sheet-seat-check .sheet-problem-error")) {
+          fold(form, seat, false);
+        }
+      });
+    });
   }
 
   function start() {

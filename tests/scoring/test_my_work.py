@@ -77,6 +77,16 @@ def test_the_organiser_follows_the_day_step_by_step(db):
     assert step().label == "Results" and step().url == event_url("manage-results", event)
 
 
+@pytest.mark.parametrize("language,next_step_word,pager_word", [("zh-hant", "下一步", "下一頁"), ("ko", "다음 단계", "다음")])
+def test_the_next_step_is_not_called_the_next_page(client, db, language, next_step_word, pager_word):
+    """"Next" before the organiser's step is the next step (下一步), not the registrations pager's next page."""
+    event = open_event()
+    organiser = make_staff(event.festival, "organiser")
+    client.cookies["django_language"] = language
+    text = page(client, organiser)
+    assert f"{next_step_word}:" in text and f"{pager_word}:" not in text
+
+
 @pytest.mark.parametrize("events", [1, 12])
 def test_my_work_costs_the_same_queries_for_one_event_or_many(client, db, events, django_assert_max_num_queries):
     festival = released_stage(8).event.festival

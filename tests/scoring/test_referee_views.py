@@ -338,7 +338,7 @@ def test_a_seat_marked_went_out_with_something_on_its_rack_is_refused_at_that_se
         assert "A player who went out holds no tiles." in seat
     assert "The sheet has mistakes; correct them first." in page
     client.cookies["django_language"] = "ko"
-    assert "타일을 모두 내려놓은 참가자에게는 남은 타일이 없어야 합니다." in text(client.post(link_url(link, 1), data))
+    assert "타일을 모두 내려놓은 참가자의 받침대에는 타일이 없어야 합니다." in text(client.post(link_url(link, 1), data))
     assert not ScoreSheet.objects.exists()
 
 

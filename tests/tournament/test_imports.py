@@ -128,6 +128,17 @@ def test_cp949_csv_from_korean_excel_with_korean_headers_imports(organiser_clien
     assert active_names(festival) == ["똠방각하", "박서연"]
 
 
+def test_rows_a_chinese_export_marks_withdrawn_are_skipped_in_the_old_wording_and_the_new(
+        organiser_client, festival, events):
+    header = [*HEADER, "狀態"]
+    content = csv_bytes([row(name="陳大文") + ["已退賽"], row(name="黃小明", contact="010-2222-3333") + ["已取消報名"],
+                         row(name="李小明", contact="010-3333-4444") + ["已報名"]], header=header)
+    url, page = preview(organiser_client, festival, content)
+    assert "2 withdrawn rows were skipped" in page.content.decode()
+    confirm(organiser_client, url)
+    assert active_names(festival) == ["李小明"]
+
+
 def test_euc_kr_csv_imports(organiser_client, festival, events):
     url, _page = preview(organiser_client, festival, csv_bytes([row(name="이수진")], encoding="euc_kr"))
     confirm(organiser_client, url)

@@ -26,7 +26,7 @@ from ..permissions import ORGANISER
 from ..schedule import Slot, as_json, first_problem, problem, shifted, stored
 from .audit import Actor, record
 from .errors import ServiceError
-from .locking import lock_event
+from .locking import lock_event, lock_festival, lock_festival_events
 from .registration import fill_free_places
 from .staff import grant_role
 
@@ -198,7 +198,7 @@ def update_festival(*, festival: Festival, values: dict, actor: Actor) -> Festiv
     """The organiser edits the festival. A new time zone keeps the events' clock times, until one has started;
     new days must still hold the festival's events."""
     with transaction.atomic():
-        festival = Festival.objects.select_for_update(of=("self",)).get(pk=festival.pk)
+        festival = lock_festival(festival)
         changed = [name for name in FESTIVAL_FIELDS if getattr(festival, name) != values[name]]
         if not changed:
             return festival
@@ -207,7 +207,7 @@ def update_festival(*, festival: Festival, values: dict, actor: Actor) -> Festiv
         for name in changed:
             setattr(festival, name, values[name])
         errors = _festival_errors(festival, renamed="name" in changed)
-        events = list(Event.objects.select_for_update(of=("self",)).filter(festival=festival).order_by("pk"))
+        events = lock_festival_events(festival)
         if "timezone" in changed:
             begun = next((e for e in events if started(e)), None)
             if begun is not None:
@@ -256,7 +256,7 @@ def _event_errors(event: Event, *, new_day: bool = True, renamed: bool = True) -
 def create_event(*, festival: Festival, values: dict, actor: Actor) -> Event:
     with transaction.atomic():
         # The festival's row is the lock new events of one festival take (the event has none yet).
-        festival = Festival.objects.select_for_update(of=("self",)).get(pk=festival.pk)
+        festival = lock_festival(festival)
         event = Event(festival=festival, **{name: values[name] for name in EVENT_FIELDS})
         errors = _event_errors(event)
         if errors:

@@ -15,7 +15,7 @@ SQLite has no row locks; it admits one writer at a time to the whole database, w
 from django.db import connection
 from django.db.transaction import TransactionManagementError
 
-from ..models import Event
+from ..models import Event, Festival
 
 
 def lock_event(event: Event | int, *, shared: bool = False) -> Event:
@@ -29,6 +29,15 @@ def lock_event(event: Event | int, *, shared: bool = False) -> Event:
                 cursor.execute(f"SELECT 1 FROM {Event._meta.db_table} WHERE id = %s FOR SHARE", [pk])
         return Event.objects.select_related("festival").get(pk=pk)
     return Event.objects.select_for_update(of=("self",)).select_related("festival").get(pk=pk)
+
+
+def lock_festival(festival: Festival | int) -> Festival:
+    """The festival, freshly read and locked: the lock of changes to the festival itself (its settings, its
+    staff, a new event, which has no row of its own to lock yet)."""
+    if not connection.in_atomic_block:
+        raise TransactionManagementError("lock_festival() needs a transaction.")
+    pk = festival if isinstance(festival, int) else festival.pk
+    return Festival.objects.select_for_update(of=("self",)).get(pk=pk)
 
 
 def lock_festival_events(festival) -> list[Event]:

@@ -25,6 +25,7 @@ from ..models import Festival, StaffRole
 from ..permissions import ORGANISER, ROLES
 from .audit import Actor, record
 from .errors import ServiceError
+from .locking import lock_festival
 
 User = get_user_model()
 
@@ -36,8 +37,6 @@ class StaffAdded:
     account_created: bool
 
 
-def _lock(festival: Festival) -> Festival:
-    return Festival.objects.select_for_update(of=("self",)).get(pk=festival.pk)
 
 
 def _role(role: str) -> str:
@@ -94,7 +93,7 @@ def add_staff(*, festival: Festival, identifier: str, role: str, actor: Actor) -
     if not identifier or not identifier.strip():
         raise ServiceError(_("Write a username or an e-mail address."), code="bad_identifier")
     with transaction.atomic():
-        festival = _lock(festival)
+        festival = lock_festival(festival)
         user = find_account(identifier)
         created = user is None
         if created:
@@ -114,7 +113,7 @@ def grant_role(*, festival: Festival, user, role: str, actor: Actor) -> None:
     """The same as add_staff for a known account; safe to repeat (the festival's creator becomes organiser)."""
     role = _role(role)
     with transaction.atomic():
-        festival = _lock(festival)
+        festival = lock_festival(festival)
         added = StaffRole.objects.get_or_create(festival=festival, user=user, role=role)[1]
         if added:
             record(actor=actor, action="staff.added", target=user, festival=festival,
@@ -125,7 +124,7 @@ def remove_role(*, festival: Festival, user, role: str, actor: Actor) -> None:
     """End a person's role at once; a festival always keeps one organiser."""
     role = _role(role)
     with transaction.atomic():
-        festival = _lock(festival)
+        festival = lock_festival(festival)
         held = StaffRole.objects.filter(festival=festival, user=user, role=role)
         if not held.exists():
             raise ServiceError(_("This person does not hold that role here."), code="not_held")

@@ -72,8 +72,12 @@ def _header_lookup() -> dict[str, str]:
     return lookup
 
 
+# Earlier catalogues called a withdrawn registration this; files exported then still say so.
+EARLIER_WITHDRAWN_LABELS = ("已退賽",)
+
+
 def _withdrawn_words() -> set[str]:
-    words = {header_key(Registration.Status.WITHDRAWN.value)}
+    words = {header_key(Registration.Status.WITHDRAWN.value)} | {header_key(w) for w in EARLIER_WITHDRAWN_LABELS}
     for code, _name in settings.LANGUAGES:
         with translation.override(code):
             words.add(header_key(str(Registration.Status.WITHDRAWN.label)))

@@ -13,6 +13,7 @@ from tournament.services.audit import Actor
 from tournament.services.checkin import (
     DeskQuery,
     assign_numbers,
+    check_in,
     checkin_preview,
     search_festival,
     set_checkin_override,
@@ -130,6 +131,20 @@ def test_more_players_ticked_than_places_is_refused_naming_who_would_get_them(ev
         give_late_places(event=event, registration_ids=[r.pk for r in hall], actor=desk, now=AFTER_CHECKIN)
     assert refusal.value.code == "too_many"
     assert "대기 1, 대기 2" in refusal.value.message and "대기 3" not in refusal.value.message
+    assert state(event) == before
+
+
+def test_after_late_places_a_player_late_for_check_in_finds_the_places_taken(event, hall, organiser_actor, desk):
+    """Late places filled the hall; check-in reopens and one who registered but had not come arrives (R9):
+    refused with the reason, so the event never holds more players than places."""
+    open_late_places(event=event, actor=organiser_actor, now=AFTER_CHECKIN)
+    give_late_places(event=event, registration_ids=[hall[0].pk, hall[1].pk], actor=desk, now=AFTER_CHECKIN)
+    set_checkin_override(event=event, override=Event.CheckinOverride.OPEN, actor=organiser_actor, now=AFTER_CHECKIN)
+    no_show = Registration.objects.filter(event=event, status=S.REGISTERED, checked_in_at__isnull=True).first()
+    before = state(event)
+    with pytest.raises(ServiceError) as refusal:
+        check_in(registration=no_show, actor=desk, now=AFTER_CHECKIN)
+    assert refusal.value.code == "full" and "4" in refusal.value.message
     assert state(event) == before
 
 

@@ -40,6 +40,14 @@ def _admit(*, event: Event, registration: Registration, actor: Actor, now) -> bo
         )
     if registration.is_checked_in:
         return False
+    # Late places can leave more players registered than places (R9): after check-in reopens, one who did not
+    # come on time finds the places taken by those who did.
+    taken = Registration.objects.filter(event=event, status=Registration.Status.REGISTERED,
+                                        checked_in_at__isnull=False).count()
+    if taken >= event.capacity:
+        raise ServiceError(
+            _("All %(capacity)s places are taken by players already checked in; %(name)s cannot be checked in.")
+            % {"capacity": event.capacity, "name": registration.player.name}, code="full")
     registration.checked_in_at = now
     registration.checked_in_by = actor.user
     registration.save(update_fields=["checked_in_at", "checked_in_by"])

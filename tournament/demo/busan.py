@@ -83,7 +83,9 @@ def arrivals(opened: dt.datetime, now: dt.datetime, count: int) -> list[dt.datet
 
 def _rummikub_entries(rng, people: list[Person], anchor, now) -> list[Entry]:
     """Sign-ups in order: six withdraw before the event fills, the last nine land on the waiting list."""
-    times = _spread(rng, anchor - dt.timedelta(days=30), anchor - dt.timedelta(days=4), len(people))
+    # Spans as long as they always were, so the same seed picks the same people as in older demo databases.
+    start = anchor - dt.timedelta(days=30)
+    times = _spread(rng, start, start + dt.timedelta(days=26, hours=12), len(people))
     full_at = REGISTERED + WITHDRAWN  # index of the first sign-up that found no place
     withdrawn = set(rng.sample(range(full_at), WITHDRAWN))
     registered = [i for i in range(full_at) if i not in withdrawn]
@@ -131,7 +133,8 @@ def build(*, anchor: dt.datetime, now: dt.datetime, actor: Actor, desk_user=None
     # R9: the Word event overlaps the main event, so only those not (or no longer) in it enter it.
     word = [Entry(e.person, e.withdrawn_at + dt.timedelta(hours=rng.randint(1, 20))) for e in withdrawn]
     word_only = busan_word_players(rng, WORD_ONLY, taken=people)
-    sign_ups = _spread(rng, anchor - dt.timedelta(days=25), anchor - dt.timedelta(days=3), WORD_ONLY)
+    word_opened = anchor - dt.timedelta(days=25)
+    sign_ups = _spread(rng, word_opened, word_opened + dt.timedelta(days=22, hours=10), WORD_ONLY)
     word += [Entry(p, t) for p, t in zip(word_only, sign_ups, strict=True)]
 
     players = ensure_players(festival, rummikub + kids + word)
@@ -141,7 +144,8 @@ def build(*, anchor: dt.datetime, now: dt.datetime, actor: Actor, desk_user=None
         "rummikub-word": ensure_registrations(events["rummikub-word"], word, players),
     }
     kids_event = events["rummikub-kids"]
-    if kids_event.numbers_assigned_at is None and not kids_event.checkin_is_open(now):
+    if (kids_event.numbers_assigned_at is None and not kids_event.checkin_is_open(now)
+            and kids_event.registrations.filter(checked_in_at__isnull=False).exists()):
         # Numbered as the organiser's button would; `load_demo_results` then plays the event.
         assign_numbers(event=kids_event, actor=actor, now=min(now, kids_event.starts_at))
     return {"festival": festival, "wrote": festival_wrote or events_wrote or any(created.values()), "created": created}

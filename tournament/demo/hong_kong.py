@@ -57,7 +57,7 @@ def build(*, anchor: dt.datetime, now: dt.datetime, actor: Actor, desk_user=None
 
     pupils = hong_kong_pupils(rng, PLAYERS)
     opened = start - 30 * DAY
-    seconds = int((start - 8 * DAY - opened).total_seconds())
+    seconds = int(dt.timedelta(days=22, hours=9).total_seconds())  # as always: the same seed, the same pupils
     signed_up = [opened + dt.timedelta(seconds=s) for s in sorted(rng.sample(range(seconds), PLAYERS))]
     # Everyone arrived between arrival time and the briefing.
     arrival_times = arrivals(arrival, briefing, PLAYERS)

@@ -41,6 +41,7 @@ RANKING_POINTS = [100, 80, 65, 55, 45, 40, 35, 30, 25, 20, 15, 10]
 # Game 2 of the live round, by table: the first confirmed, the next waiting for the chief, the rest not
 # entered; the demo referee holds the last tables.
 CONFIRMED, SUBMITTED, REFEREE_TABLES = 6, 5, 4
+MINUTE, SECOND = dt.timedelta(minutes=1), dt.timedelta(seconds=1)
 
 
 def _demo_user(username: str) -> User | None:
@@ -99,10 +100,10 @@ def play_kids_event(now: dt.datetime) -> Event | None:
     return event
 
 
-def _submit(stage: Stage, game: int, number: int, seats: list[int], rng: random.Random):
+def _submit(stage: Stage, game: int, number: int, seats: list[int], rng: random.Random, at: dt.datetime):
     link = Actor(label=f"table {number} link")
     return submit_sheet(stage=stage, game=game, table_number=number, accept_warnings=True,
-                        entry=plausible_entry(rng, ruleset_of(stage.event), seats),
+                        entry=plausible_entry(rng, ruleset_of(stage.event), seats), now=at,
                         idempotency_key=f"demo-{stage.pk}-{game}-{number}", actor=link, via=link.label)
 
 
@@ -113,18 +114,26 @@ def make_live(now: dt.datetime) -> Event | None:
         return None
     rng = random.Random(2016)
     organiser, chief = _actor("organiser", "demo organiser"), _actor("chief", "demo chief referee")
+    # The round began at the event's start (the round clock counts from the release): game 1 took about
+    # 25 minutes, game 2 has been played for about 10; every time before now.
+    start = min(event.starts_at, now - 40 * MINUTE)
+
+    def at(minutes: int, table: int) -> dt.datetime:
+        return start + minutes * MINUTE + table * 15 * SECOND
+
     with transaction.atomic():
         stage = draws.start_event(event=event, actor=organiser)
         draws.release_draw(draw=draws.draft_draw(stage=stage, actor=organiser, seed=rng.randrange(SEEDS)),
-                           actor=organiser)
+                           actor=organiser, now=start)
         movement_seed = rng.randrange(SEEDS)
         for number, seats in enumerate(seating.player_ids(seating.game_draw(stage, 1)), start=1):
-            confirm_sheet(sheet=_submit(stage, 1, number, seats, rng), actor=chief, movement_seed=movement_seed)
+            confirm_sheet(sheet=_submit(stage, 1, number, seats, rng, at(22, number)), actor=chief,
+                          movement_seed=movement_seed, now=at(27, number))
         tables = seating.player_ids(seating.game_draw(stage, 2))
         for number, seats in enumerate(tables[:CONFIRMED + SUBMITTED], start=1):
-            sheet = _submit(stage, 2, number, seats, rng)
+            sheet = _submit(stage, 2, number, seats, rng, at(33, number))
             if number <= CONFIRMED:
-                confirm_sheet(sheet=sheet, actor=chief, movement_seed=movement_seed)
+                confirm_sheet(sheet=sheet, actor=chief, movement_seed=movement_seed, now=at(36, number))
         referee = _demo_user("referee")
         if referee is not None:
             for number in range(len(tables) - REFEREE_TABLES + 1, len(tables) + 1):

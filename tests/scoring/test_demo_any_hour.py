@@ -85,6 +85,8 @@ def test_the_live_round_has_sheets_for_the_chief_and_tables_for_the_referee(now,
     assert final.starts_at <= now < final.ends_at
     stage = final.stages.get()
     assert stage.closed_at is None
+    # The round clock counts from the release: the round began when the event did, not when the demo loaded.
+    assert stage.draws.get(game=1).released_at == final.starts_at
     sheets = ScoreSheet.objects.filter(stage=stage, game=2)
     assert sheets.filter(status=ScoreSheet.Status.CONFIRMED).count() == 6
     waiting = sheets.filter(status=ScoreSheet.Status.SUBMITTED)

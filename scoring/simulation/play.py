@@ -216,6 +216,18 @@ def simulate(fmt: str, players: int, seed: int, festival: Festival | None = None
     return event
 
 
+def play(event: Event, seed: int) -> Event:
+    """Play an event whose players are checked in and numbered (made elsewhere, e.g. the demo) to the end."""
+    rng = random.Random(seed)
+    with transaction.atomic():
+        organiser, chief = staff_of(event.festival)
+        if event.format == Event.Format.BUSAN:
+            _play_busan(event, rng, organiser, chief)
+        else:
+            _play_hong_kong(event, rng, organiser, chief)
+    return event
+
+
 def simulate_word(players: int, seed: int, fmt: str = "busan", festival: Festival | None = None,
                   name: str | None = None) -> Event:
     """A Rummikub Word event of `players` played to the end (R10)."""

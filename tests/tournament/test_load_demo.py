@@ -1,4 +1,5 @@
-"""`manage.py load_demo`: the Busan 2014 and Hong Kong 2016 festivals a newcomer sees after `make run`."""
+"""`manage.py load_demo`: the Busan 2014 and Hong Kong 2016 festivals a newcomer sees after `make run`, laid out
+around the moment it runs (tests/scoring/test_demo_any_hour.py checks every role at three times of day)."""
 
 import datetime as dt
 import io
@@ -8,8 +9,8 @@ import pytest
 from django.contrib.auth.models import User
 from django.core.management import CommandError, call_command
 from django.urls import reverse
-from django.utils import timezone
 
+from tests.clock import fixed_clock
 from tournament.models import AuditEntry, Event, Festival, Player, Registration, StaffRole
 from tournament.models.registration import contact_key, name_key
 from tournament.permissions import CHIEF_REFEREE, DESK, ORGANISER, REFEREE, has_role
@@ -21,11 +22,18 @@ from tournament.services.registration import PlayerDetails, register, register_e
 pytestmark = pytest.mark.django_db
 
 SEOUL = zoneinfo.ZoneInfo("Asia/Seoul")
-HONG_KONG = zoneinfo.ZoneInfo("Asia/Hong_Kong")
-BUSAN_DAY = "2014-11-01"  # the real festival day (seed 000)
+# The real festival day (seed 000), at 10:40 in Seoul: the day is laid out around 10:30.
+NOW = dt.datetime(2014, 11, 1, 10, 40, tzinfo=SEOUL)
+ANCHOR = NOW.replace(minute=30)
 PASSWORD = "rummikub-demo"
 TESTER = Actor(label="test")
 Status = Registration.Status
+
+
+@pytest.fixture(autouse=True)
+def clock(monkeypatch):
+    fixed_clock(monkeypatch, NOW)
+    return lambda moment: fixed_clock(monkeypatch, moment)
 
 
 def load(*args) -> str:
@@ -56,16 +64,16 @@ def snapshot() -> dict:
 
 
 def test_loading_twice_writes_nothing_the_second_time():
-    load("--date", BUSAN_DAY)
+    load()
     first = snapshot()
-    load("--date", BUSAN_DAY)
+    load()
     assert snapshot() == first
     assert Player.objects.count() == 128 + 6 + 9 + 6 + 64
     assert AuditEntry.objects.filter(action="demo.loaded").count() == 2
 
 
 def test_busan_main_event_is_full_with_withdrawals_a_waiting_list_and_half_checked_in():
-    load("--date", BUSAN_DAY)
+    load()
     rummikub = event("busan-2014", "rummikub")
     assert statuses(rummikub) == {Status.REGISTERED: 128, Status.WITHDRAWN: 6, Status.WAITLISTED: 9}
     checked_in = rummikub.registrations.filter(checked_in_at__isnull=False)
@@ -79,7 +87,7 @@ def test_busan_main_event_is_full_with_withdrawals_a_waiting_list_and_half_check
 def test_waiting_list_holds_only_those_who_signed_up_after_the_event_filled():
     """R9: a withdrawal before the deadline would have promoted the first in line, so every withdrawal
     and every place must come before the first waiting-list sign-up."""
-    load("--date", BUSAN_DAY)
+    load()
     regs = event("busan-2014", "rummikub").registrations
     first_waiting = regs.filter(status=Status.WAITLISTED).earliest("created_at").created_at
     assert regs.exclude(status=Status.WAITLISTED).latest("created_at").created_at < first_waiting
@@ -90,7 +98,7 @@ def test_waiting_list_holds_only_those_who_signed_up_after_the_event_filled():
 
 def test_busan_players_span_the_ages_with_a_good_share_under_15():
     """R9: results of players under 15 do not count for the national ranking."""
-    load("--date", BUSAN_DAY)
+    load()
     players = Player.objects.filter(festival__slug="busan-2014")
     years = list(players.values_list("birth_year", flat=True))
     under_15 = [year for year in years if 2014 - year < 15]
@@ -101,7 +109,7 @@ def test_busan_players_span_the_ages_with_a_good_share_under_15():
 
 
 def test_players_have_identity_keys_so_a_second_sign_up_is_refused_as_duplicate():
-    load("--date", BUSAN_DAY)
+    load()
     for player in Player.objects.all():
         assert (player.name_key, player.contact_key) == (name_key(player.name), contact_key(player.contact))
     player = event("busan-2014", "rummikub").registrations.filter(status=Status.REGISTERED).first().player
@@ -113,7 +121,7 @@ def test_players_have_identity_keys_so_a_second_sign_up_is_refused_as_duplicate(
 
 def test_word_event_clashes_with_the_main_event_and_nobody_entered_both():
     """R9: a player may enter several events, but not two that run at the same time."""
-    load("--date", BUSAN_DAY)
+    load()
     rummikub, word = event("busan-2014", "rummikub"), event("busan-2014", "rummikub-word")
     assert rummikub.overlaps(word)
     assert statuses(word)[Status.REGISTERED] == 12
@@ -127,7 +135,7 @@ def test_word_event_clashes_with_the_main_event_and_nobody_entered_both():
 
 
 def test_some_children_play_the_kids_event_and_the_main_event():
-    load("--date", BUSAN_DAY)
+    load()
     rummikub, kids = event("busan-2014", "rummikub"), event("busan-2014", "rummikub-kids")
     assert not kids.overlaps(rummikub)
     both = Player.objects.filter(registrations__event=kids).filter(
@@ -139,7 +147,7 @@ def test_some_children_play_the_kids_event_and_the_main_event():
 
 def test_hong_kong_final_has_64_checked_in_pupils_numbered_1_to_64_in_registration_order():
     """R8.2: the Hong Kong format seats by number, given when check-in closed at the briefing (R9)."""
-    load("--date", BUSAN_DAY)
+    load()
     final = event("hong-kong-2016", "final")
     regs = list(final.registrations.order_by("created_at", "id").select_related("player"))
     assert [r.number for r in regs] == list(range(1, 65))
@@ -152,54 +160,67 @@ def test_hong_kong_final_has_64_checked_in_pupils_numbered_1_to_64_in_registrati
     assert len(under_15) > 48
 
 
-def test_festivals_are_held_on_the_given_day_at_their_real_times_of_day():
-    load("--date", BUSAN_DAY)
+def test_the_day_is_laid_out_around_now_in_each_festivals_time_zone():
+    """Whatever the hour: the main event in check-in, the Word event open for registration, the children's
+    event over, the Hong Kong final begun (check-in closed at its briefing, R9)."""
+    load()
     busan = Festival.objects.get(slug="busan-2014")
     assert (busan.name, busan.timezone, busan.languages) == ("2014 부산 보드게임페스티벌", "Asia/Seoul", ["ko", "en"])
     assert busan.starts_on == busan.ends_on == dt.date(2014, 11, 1)
     rummikub = event("busan-2014", "rummikub")
-    assert rummikub.starts_at == dt.datetime(2014, 11, 1, 11, 0, tzinfo=SEOUL)
-    assert rummikub.checkin_opens_at == dt.datetime(2014, 11, 1, 10, 30, tzinfo=SEOUL)
-    assert rummikub.registration_closes_at == rummikub.checkin_opens_at
+    assert rummikub.checkin_opens_at == ANCHOR - dt.timedelta(minutes=30)
+    assert rummikub.starts_at == rummikub.checkin_closes_at == ANCHOR + dt.timedelta(hours=1)
+    assert rummikub.checkin_is_open(NOW) and not rummikub.registration_is_open(NOW)
+    assert rummikub.checkin_override == ""  # open by the schedule, not held open
     assert rummikub.withdrawal_deadline == dt.datetime(2014, 10, 31, 0, 0, tzinfo=SEOUL)  # end of Thursday
-    assert rummikub.checkin_override == Event.CheckinOverride.OPEN and rummikub.checkin_is_open()
+    word = event("busan-2014", "rummikub-word")
+    assert word.registration_is_open(NOW) and NOW < word.registration_closes_at <= word.starts_at
+    kids = event("busan-2014", "rummikub-kids")
+    assert kids.ends_at <= NOW and not kids.registration_is_open(NOW)
+    assert kids.numbers_assigned_at is not None
     final = event("hong-kong-2016", "final")
-    assert final.starts_at == dt.datetime(2014, 11, 1, 10, 20, tzinfo=HONG_KONG)
-    assert final.checkin_closes_at == dt.datetime(2014, 11, 1, 10, 10, tzinfo=HONG_KONG)
+    assert final.starts_at <= NOW < final.ends_at
+    assert final.checkin_closes_at == final.starts_at - dt.timedelta(minutes=10)
 
 
-def test_by_default_each_festival_is_held_today_in_its_own_time_zone():
-    days_before = {tz: timezone.localdate(timezone=tz) for tz in (SEOUL, HONG_KONG)}
+def test_late_in_the_evening_the_festival_runs_past_midnight(clock):
+    clock(dt.datetime(2014, 11, 1, 22, 5, tzinfo=SEOUL))
     load()
-    days_after = {tz: timezone.localdate(timezone=tz) for tz in (SEOUL, HONG_KONG)}
-    busan, hong_kong = Festival.objects.get(slug="busan-2014"), Festival.objects.get(slug="hong-kong-2016")
-    assert busan.starts_on in {days_before[SEOUL], days_after[SEOUL]}
-    assert hong_kong.starts_on in {days_before[HONG_KONG], days_after[HONG_KONG]}
-    assert event("busan-2014", "rummikub-word").registration_is_open(
-        dt.datetime.combine(busan.starts_on, dt.time(20), tzinfo=SEOUL)
-    )
+    busan = Festival.objects.get(slug="busan-2014")
+    assert (busan.starts_on, busan.ends_on) == (dt.date(2014, 11, 1), dt.date(2014, 11, 2))
+    assert event("busan-2014", "rummikub").checkin_is_open()
+    hong_kong = Festival.objects.get(slug="hong-kong-2016")
+    assert hong_kong.starts_on == dt.date(2014, 11, 1)  # 21:05 in Hong Kong
 
 
-def test_loading_on_a_later_day_moves_the_schedule_but_keeps_what_the_newcomer_did():
-    load("--date", BUSAN_DAY)
+def test_a_given_date_keeps_the_time_of_day():
+    load("--date", "2015-03-07")
+    rummikub = event("busan-2014", "rummikub")
+    assert rummikub.starts_at == dt.datetime(2015, 3, 7, 11, 30, tzinfo=SEOUL)
+    assert Festival.objects.get(slug="hong-kong-2016").starts_on == dt.date(2015, 3, 7)
+
+
+def test_loading_on_a_later_day_moves_the_schedule_but_keeps_what_the_newcomer_did(clock):
+    load()
     rummikub = event("busan-2014", "rummikub")
     left = rummikub.registrations.filter(status=Status.REGISTERED, checked_in_at__isnull=True).first()
     withdraw(registration=left, actor=TESTER, by_organiser=True)
-    set_checkin_override(event=rummikub, override=Event.CheckinOverride.SCHEDULE, actor=TESTER)
+    set_checkin_override(event=rummikub, override=Event.CheckinOverride.CLOSED, actor=TESTER)
     registrations = Registration.objects.count()
 
-    load("--date", "2014-11-02")
+    clock(NOW + dt.timedelta(days=1))
+    load()
 
     rummikub.refresh_from_db()
-    assert rummikub.starts_at == dt.datetime(2014, 11, 2, 11, 0, tzinfo=SEOUL)
-    assert rummikub.checkin_override == Event.CheckinOverride.SCHEDULE
+    assert rummikub.starts_at == dt.datetime(2014, 11, 2, 11, 30, tzinfo=SEOUL)
+    assert rummikub.checkin_override == Event.CheckinOverride.CLOSED
     assert Registration.objects.get(pk=left.pk).status == Status.WITHDRAWN
     assert Registration.objects.count() == registrations
     assert AuditEntry.objects.filter(action="demo.loaded").count() == 4
 
 
 def test_demo_accounts_sign_in_with_the_published_password(client):
-    load("--date", BUSAN_DAY)
+    load()
     for username in ("organiser", "chief", "referee", "desk", "admin"):
         response = client.post(reverse("login"), {"username": username, "password": PASSWORD})
         assert response.status_code == 302, username
@@ -208,7 +229,7 @@ def test_demo_accounts_sign_in_with_the_published_password(client):
 
 
 def test_demo_accounts_hold_their_role_at_both_festivals():
-    load("--date", BUSAN_DAY)
+    load()
     roles = {"organiser": ORGANISER, "chief": CHIEF_REFEREE, "referee": REFEREE, "desk": DESK}
     for festival in Festival.objects.all():
         for username, role in roles.items():
@@ -219,7 +240,7 @@ def test_demo_accounts_hold_their_role_at_both_festivals():
 
 def test_an_existing_account_keeps_its_own_password_but_gets_its_role():
     User.objects.create_user(username="desk", password="changed-by-the-team")
-    load("--date", BUSAN_DAY)
+    load()
     desk = User.objects.get(username="desk")
     assert desk.check_password("changed-by-the-team")
     assert not desk.check_password(PASSWORD)
@@ -237,7 +258,7 @@ def test_refuses_without_force_when_debug_is_off():
 
 def test_loads_without_force_in_development(settings):
     settings.DEBUG = True
-    call_command("load_demo", "--date", BUSAN_DAY, stdout=io.StringIO(), stderr=io.StringIO())
+    call_command("load_demo", stdout=io.StringIO(), stderr=io.StringIO())
     assert Festival.objects.count() == 2
 
 
@@ -248,7 +269,7 @@ def test_rejects_a_malformed_date_and_loads_nothing():
 
 
 def test_summary_names_the_festivals_counts_accounts_and_address():
-    out = load("--date", BUSAN_DAY)
+    out = load()
     for expected in ("busan-2014", "hong-kong-2016", "128/128 registered", "9 waiting", "64 checked in",
                      "organiser", "desk", PASSWORD, "http://127.0.0.1:8000/"):
         assert expected in out

@@ -1,4 +1,4 @@
-"""Demo data for `manage.py load_demo`: two real festivals from the seed documents, on today's date."""
+"""Demo data for `manage.py load_demo`: two real festivals from the seed documents, laid out around now."""
 
 from .loader import load_demo, summary_lines
 

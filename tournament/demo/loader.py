@@ -14,20 +14,29 @@ from .accounts import PASSWORD, ROLE_ACCOUNTS, SUPERUSER, ensure_accounts, join_
 DEMO = Actor(label="demo")
 
 
-def load_demo(*, day: dt.date | None = None, now: dt.datetime | None = None) -> list:
-    """Each festival is held on `day`, by default today in its own time zone. Returns the festivals.
+def anchor_of(now: dt.datetime, tz, day: dt.date | None = None) -> dt.datetime:
+    """The moment the festival's day is laid out around: now to the quarter hour in the festival's zone (on
+    `day` if given), so loading again within the quarter hour writes nothing."""
+    local = now.astimezone(tz)
+    local = local.replace(minute=local.minute - local.minute % 15, second=0, microsecond=0)
+    if day is not None:
+        local = dt.datetime.combine(day, local.time(), tzinfo=tz)
+    return local
 
-    Loading again on the same day writes nothing; on a later day it moves the schedules to that day and
-    leaves every player and registration (and what the newcomer did with them) as it was.
+
+def load_demo(*, day: dt.date | None = None, now: dt.datetime | None = None) -> list:
+    """The festivals laid out around now (at this time of day on `day`, if given): whatever the hour, one
+    event is open for registration, one in check-in, one being played. Returns the festivals.
+
+    Loading again within the quarter hour writes nothing; later it moves the schedules around the new moment
+    and leaves every player and registration (and what the newcomer did with them) as it was.
     """
     now = now or timezone.now()
     with transaction.atomic():
         users = ensure_accounts()
         results = [
-            busan.build(day=day or now.astimezone(busan.TZ).date(), now=now, desk_user=users["desk"]),
-            hong_kong.build(
-                day=day or now.astimezone(hong_kong.TZ).date(), now=now, actor=DEMO, desk_user=users["desk"]
-            ),
+            busan.build(anchor=anchor_of(now, busan.TZ, day), now=now, actor=DEMO, desk_user=users["desk"]),
+            hong_kong.build(anchor=anchor_of(now, hong_kong.TZ, day), now=now, actor=DEMO, desk_user=users["desk"]),
         ]
         festivals = [result["festival"] for result in results]
         join_staff(users, festivals)

@@ -1,20 +1,16 @@
-"""`make run` adds finished events to the demo, so a newcomer sees standings, results and podiums at once."""
-
-import datetime as dt
+"""`make run` plays the demo's games: finished events with results, and a live round with sheets waiting."""
 
 from django.conf import settings
 from django.core.management.base import BaseCommand, CommandError
-from django.db import transaction
-from django.utils import timezone
 
-from scoring.simulation import simulate
-from tournament.models import Festival
-
-SLUG = "demo-results"
+from scoring.simulation.demo import load_demo_results
 
 
 class Command(BaseCommand):
-    help = "Create a festival with a finished Busan and a finished Hong Kong event (simulated; idempotent)."
+    help = (
+        "Play the demo's games through the services (idempotent): a festival of two finished events, the Busan "
+        "children's event once it is over, and the Hong Kong final stopped in the middle of a round."
+    )
 
     def add_arguments(self, parser):
         parser.add_argument("--force", action="store_true", help="Run even when DEBUG is off.")
@@ -22,15 +18,5 @@ class Command(BaseCommand):
     def handle(self, *args, force=False, **options):
         if not settings.DEBUG and not force:
             raise CommandError("Demo data is for development; use --force to load it anyway.")
-        if Festival.objects.filter(slug=SLUG).exists():
-            self.stdout.write(f"Finished demo events already loaded: /f/{SLUG}/")
-            return
-        today = timezone.localdate()
-        with transaction.atomic():
-            festival = Festival.objects.create(
-                slug=SLUG, name="Finished events (simulated demo)", venue="Demo hall",
-                starts_on=today - dt.timedelta(days=7), ends_on=today - dt.timedelta(days=7),
-            )
-            simulate("busan", 48, 2014, festival=festival, name="Busan-style elimination, 48 players")
-            simulate("hk", 32, 2016, festival=festival, name="Hong Kong-style rotation, 32 players")
-        self.stdout.write(f"Finished demo events: /f/{SLUG}/ (standings, results, podium, exports)")
+        for line in load_demo_results():
+            self.stdout.write(line)

@@ -10,8 +10,9 @@ from tournament.demo import load_demo, summary_lines
 
 class Command(BaseCommand):
     help = (
-        "Create the 2014 Busan and 2016 Hong Kong demo festivals (held today) and the demo accounts. "
-        "Running it again changes nothing."
+        "Create the 2014 Busan and 2016 Hong Kong demo festivals (laid out around now: an event open for "
+        "registration, one in check-in, one being played) and the demo accounts. Running it again within the "
+        "quarter hour changes nothing."
     )
 
     def add_arguments(self, parser):
@@ -20,7 +21,7 @@ class Command(BaseCommand):
         )
         parser.add_argument(
             "--date", type=dt.date.fromisoformat, default=None,
-            help="Hold the festivals on this day (YYYY-MM-DD) instead of today, e.g. 2014-11-01.",
+            help="Hold the festivals on this day (YYYY-MM-DD), at this time of day, instead of today, e.g. 2014-11-01.",
         )
 
     def handle(self, *args, force: bool, date: dt.date | None, **options):

@@ -272,6 +272,21 @@
     seat.classList.toggle("is-folded", folded);
     edit.hidden = !folded;
   }
+  // A seat folding moves everything below it up: never between a press and its release, or the release
+  // lands on something else and the tap is lost. Work waiting for the pointer runs once its click is done.
+  var pointerDown = false;
+  var afterRelease = [];
+  function released() {
+    pointerDown = false;
+    window.setTimeout(function () { afterRelease.splice(0).forEach(function (work) { work(); }); }, 0);
+  }
+  document.addEventListener("pointerdown", function () { pointerDown = true; }, true);
+  document.addEventListener("pointerup", released, true);
+  document.addEventListener("pointercancel", released, true);
+  function afterPointer(work) {
+    if (pointerDown) { afterRelease.push(work); } else { window.setTimeout(work, 0); }
+  }
+
   function setupFolding(form) {
     var seats = form.querySelectorAll("fieldset.sheet-seat[data-seat]");
     seats.forEach(function (seat) {
@@ -294,22 +309,23 @@
         if (event.target === edit) { return; }
         fold(form, seat, false);
       });
-      seat.addEventListener("focusout", function () {
-        window.setTimeout(function () {
-          if (seat.contains(document.activeElement)) { return; }
-          if (!seat.classList.contains("is-folded") && seatComplete(form, seat, seat.getAttribute("data-seat"))) {
-            fold(form, seat, true);
-          }
-        }, 0);
-      });
+      seat.addEventListener("focusout", function () { afterPointer(function () { leave(seat); }); });
     });
+    function leave(seat) {
+      if (seat.contains(document.activeElement)) { return; }
+      if (!seat.classList.contains("is-folded") && seatComplete(form, seat, seat.getAttribute("data-seat"))) {
+        fold(form, seat, true);
+      }
+    }
     // The live check's answer opens every folded seat it finds a mistake at (a warning stays folded: the list
     // above the seats shows it, and the seat would open again on every answer).
     document.body.addEventListener("htmx:afterSettle", function () {
-      seats.forEach(function (seat) {
-        if (seat.classList.contains("is-folded") && seat.querySelector(".sheet-seat-check .sheet-problem-error")) {
-          fold(form, seat, false);
-        }
+      afterPointer(function () {
+        seats.forEach(function (seat) {
+          if (seat.classList.contains("is-folded") && seat.querySelector(".sheet-seat-check .sheet-problem-error")) {
+            fold(form, seat, false);
+          }
+        });
       });
     });
   }

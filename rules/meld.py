@@ -113,6 +113,40 @@ _GROUP_SHAPES = [
 ]
 _GROUPS = _group_table()
 
+# A group's value does not depend on its colours, so the leftover pattern is carried as a code:
+# (colours with one tile left) * 5 + (colours with two left).
+_PAT_STEP = (0, 5, 1)  # code increment for a colour leaving 0, 1 or 2 tiles
+_PAT_TILES = [(code // 5) + 2 * (code % 5) for code in range(25)]
+_GROUPS_BY_CODE = {
+    ones * 5 + twos: tuple(
+        (j, tiles) for j, tiles, _ in _GROUPS[(2,) * twos + (1,) * ones + (0,) * (4 - ones - twos)]
+    )
+    for ones in range(5)
+    for twos in range(5 - ones)
+}
+
+
+def _dominators() -> list[tuple[int, ...]]:
+    """For each per-colour state, the other states that simulate it: every number of tiles into runs
+    possible from it is possible from them and leads again to a simulating state, and they have no
+    forced run where it has none. The greatest such relation, by fixed point over the transitions."""
+    size = len(_STATES)
+    rel = {(a, b) for a in range(size) for b in range(size) if a != b and not (_FORCED[a] and not _FORCED[b])}
+    changed = True
+    while changed:
+        changed = False
+        for a, b in list(rel):
+            for x in range(5):
+                tb, ta = _TRANS[b][x], _TRANS[a][x]
+                if tb >= 0 and (ta < 0 or (ta != tb and (ta, tb) not in rel)):
+                    rel.discard((a, b))
+                    changed = True
+                    break
+    return [tuple(a for a in range(size) if (a, b) in rel) for b in range(size)]
+
+
+_DOMINATORS = _dominators()
+
 
 # --- the solver --------------------------------------------------------------------------------------
 @dataclass(frozen=True, slots=True)
@@ -146,99 +180,155 @@ def _counts(tiles: list[Tile]) -> tuple[list[list[int]], int]:
 
 
 def _solve(counts, jokers, *, target: int | None = None, floor: int = 0):
-    """Forward DP. Returns (best value, final state key, back-pointer layers), or, with ``target``,
-    stops as soon as a state with no forced run reaches ``target`` (returns that value, None, None).
-    States that cannot reach ``floor`` (value + an upper bound on the rest) are pruned."""
+    """Forward DP. Returns (best value, final state key, back-pointers), or, with ``target``, stops as
+    soon as a state with no forced run reaches ``target`` (returns that value, None, None). States that
+    cannot reach ``floor`` (value + an upper bound on the rest) are pruned.
+
+    Within a number the colours are decided one after another (four small steps, then the groups), so
+    the work is a sum over the colours' choices rather than their product; the leftover tiles are
+    carried as a canonical pattern code. States dominated by another state of the layer are dropped."""
     # rest[n] + jokers * jtop = upper bound on what numbers n..13 can still add.
     per_number, jtop = _usable_values(counts, jokers)
     rest = [0] * 16
     for n in range(13, 0, -1):
         rest[n] = rest[n + 1] + per_number[n]
     opts = _colour_options
-    trans_forced = _FORCED
-    groups = _GROUPS
+    forced = _FORCED
+    step = _PAT_STEP
+    left_tiles = _PAT_TILES
     layer = {(0, 0, 0, 0, jokers): 0}
     back = []
     for n in range(1, 14):
-        k0, k1, k2, k3 = counts[0][n], counts[1][n], counts[2][n], counts[3][n]
-        if n < 13:
-            q0, q1, q2, q3 = counts[0][n + 1], counts[1][n + 1], counts[2][n + 1], counts[3][n + 1]
-        else:
-            q0 = q1 = q2 = q3 = -9  # nothing follows 13: no run may stay open (R2, no wrap)
-        new: dict = {}
-        bp: dict = {}
-        need_now = floor - rest[n + 1]
+        ks = [counts[c][n] for c in range(4)]
+        last = n == 13
+        # open runs the next number cannot extend with real tiles (nothing follows 13: R2, no wrap)
+        qs = [0 if last else counts[c][n + 1] for c in range(4)]
+        after = rest[n + 1]
+        cur = {}
         for key, val in layer.items():
-            s0, s1, s2, s3, j = key
-            if val + rest[n] + jtop * j < floor:
-                continue
-            for n0, x0, j0, l0 in opts(s0, k0, j):
-                f0 = trans_forced[n0] - q0
-                ja = j - j0
-                for n1, x1, j1, l1 in opts(s1, k1, ja):
-                    f1 = trans_forced[n1] - q1
-                    jb = ja - j1
-                    for n2, x2, j2, l2 in opts(s2, k2, jb):
-                        f2 = trans_forced[n2] - q2
-                        jc = jb - j2
-                        for n3, x3, j3, l3 in opts(s3, k3, jc):
-                            jd = jc - j3
-                            f3 = trans_forced[n3] - q3
-                            base = x0 + x1 + x2 + x3
-                            for jg, gt, gspec in groups[(l0, l1, l2, l3)]:
-                                if jg > jd:
-                                    break
-                                jl = jd - jg
-                                # open runs that the next number cannot extend, even with jokers
-                                need = (
-                                    (f0 if f0 > 0 else 0)
-                                    + (f1 if f1 > 0 else 0)
-                                    + (f2 if f2 > 0 else 0)
-                                    + (f3 if f3 > 0 else 0)
-                                )
-                                if n == 13:
-                                    if (
-                                        trans_forced[n0]
-                                        or trans_forced[n1]
-                                        or trans_forced[n2]
-                                        or trans_forced[n3]
-                                    ):
-                                        continue
-                                elif need > jl:
-                                    continue
-                                v = val + n * (base + gt)
-                                if v + jtop * jl < need_now:
-                                    continue
-                                nk = (n0, n1, n2, n3, jl)
-                                if v > new.get(nk, -1):
-                                    new[nk] = v
-                                    bp[nk] = (key, (x0, x1, x2, x3), (j0, j1, j2, j3), gspec)
-                                    if (
-                                        target is not None
-                                        and v >= target
-                                        and not (
-                                            trans_forced[n0]
-                                            or trans_forced[n1]
-                                            or trans_forced[n2]
-                                            or trans_forced[n3]
-                                        )
-                                    ):
-                                        return v, None, None
-        layer = new
-        back.append(bp)
+            if val + rest[n] + jtop * key[4] >= floor:
+                cur[key + (0,)] = val
+        steps = []
+        for c in range(4):
+            k, q = ks[c], qs[c]
+            later = n * sum(ks[c + 1 :]) + after
+            nxt: dict = {}
+            bp: dict = {}
+            get = nxt.get
+            for key, val in cur.items():
+                j = key[4]
+                pat = key[5]
+                if val + n * (k + left_tiles[pat]) + later + jtop * j < floor:
+                    continue
+                head, tail = key[:c], key[c + 1 : 4]
+                for ns, x, jr, left in opts(key[c], k, j):
+                    jl = j - jr
+                    f = forced[ns]
+                    if last:
+                        if f:
+                            continue
+                    elif f - q > jl:
+                        continue
+                    v = val + n * x
+                    nk = (*head, ns, *tail, jl, pat + step[left])
+                    if v > get(nk, -1):
+                        nxt[nk] = v
+                        bp[nk] = (key, x, jr)
+            steps.append(bp)
+            cur = nxt
+        new: dict = {}
+        bp = {}
+        get = new.get
+        groups = _GROUPS_BY_CODE
+        for key, val in cur.items():
+            s0, s1, s2, s3, j, pat = key
+            if last:
+                need = 0
+            else:
+                need = 0
+                for s, q in ((s0, qs[0]), (s1, qs[1]), (s2, qs[2]), (s3, qs[3])):
+                    if forced[s] > q:
+                        need += forced[s] - q
+                if need > j:
+                    continue
+            for jg, gt in groups[pat]:
+                if jg > j:
+                    break
+                jl = j - jg
+                if need > jl:
+                    continue
+                v = val + n * gt
+                if v + after + jtop * jl < floor:
+                    continue
+                nk = (s0, s1, s2, s3, jl)
+                if v > get(nk, -1):
+                    new[nk] = v
+                    bp[nk] = (key, jg)
+                    if (
+                        target is not None
+                        and v >= target
+                        and not (forced[s0] or forced[s1] or forced[s2] or forced[s3])
+                    ):
+                        return v, None, None
+        steps.append(bp)
+        back.append(steps)
+        layer = _drop_dominated(new)
     if not layer:
         return 0, None, back
     best_key = max(layer, key=lambda k: (layer[k], k))
     return layer[best_key], best_key, back
 
 
-def _rebuild(back, final_key) -> list[PlacedSet]:
+def _drop_dominated(layer: dict) -> dict:
+    """The states of a layer that no other state dominates. A state dominates another if it has at
+    least the value and the jokers and, colour by colour, the same open runs or runs that simulate
+    them (:data:`_DOMINATORS`): whatever the other can still add, it can add too. Only single-colour
+    differences are looked up; chains of them follow because domination is transitive."""
+    get = layer.get
+    dom = _DOMINATORS
+    out = {}
+    for key, val in layer.items():
+        s0, s1, s2, s3, j = key
+        if _dominated(get, s0, s1, s2, s3, j, val, dom):
+            continue
+        out[key] = val
+    return out
+
+
+def _dominated(get, s0, s1, s2, s3, j, val, dom) -> bool:
+    for jj in range(j + 1, 3):
+        if get((s0, s1, s2, s3, jj), -1) >= val:
+            return True
+    for jj in range(j, 3):
+        for d in dom[s0]:
+            if get((d, s1, s2, s3, jj), -1) >= val:
+                return True
+        for d in dom[s1]:
+            if get((s0, d, s2, s3, jj), -1) >= val:
+                return True
+        for d in dom[s2]:
+            if get((s0, s1, d, s3, jj), -1) >= val:
+                return True
+        for d in dom[s3]:
+            if get((s0, s1, s2, d, jj), -1) >= val:
+                return True
+    return False
+
+
+def _rebuild(back, final_key, counts) -> list[PlacedSet]:
     decisions = []
     key = final_key
     for n in range(13, 0, -1):
-        prev, xs, js, gspec = back[n - 1][key]
+        steps = back[n - 1]
+        key, jg = steps[4][key]
+        xs, js = [0] * 4, [0] * 4
+        for c in range(3, -1, -1):
+            key, xs[c], js[c] = steps[c][key]
+        key = key[:5]
+        # the groups for the real leftover pattern (the DP only kept its canonical code)
+        pattern = tuple(counts[c][n] - (xs[c] - js[c]) for c in range(4))
+        gspec = next(g for gj, _, g in _GROUPS[pattern] if gj == jg)
         decisions.append((n, xs, js, gspec))
-        key = prev
     decisions.reverse()
     sets: list[PlacedSet] = []
     open_runs: list[list[list[tuple[Tile, Tile]]]] = [[] for _ in COLOURS]
@@ -301,7 +391,7 @@ def best_meld(rack: Iterable[Tile] | str) -> Meld:
         slack *= 4
     if final_key is None or value == 0:
         return Meld(0, ())
-    sets = _rebuild(back, final_key)
+    sets = _rebuild(back, final_key, counts)
     return Meld(value, tuple(sets))
 
 

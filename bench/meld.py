@@ -96,6 +96,9 @@ def main(argv: list[str] | None = None) -> int:
         help="random 40-tile racks in the "
         "worst-case search (default 10000; --quick: 200; 0 skips the search)",
     )
+    p.add_argument(
+        "--climb", type=int, default=50, metavar="K", help="swaps in the local search (default 50)"
+    )
     p.add_argument("--search-only", action="store_true", help="run only the worst-case search")
     args = p.parse_args(argv)
     racks = 20 if args.quick else max(1, args.racks)
@@ -110,7 +113,7 @@ def main(argv: list[str] | None = None) -> int:
         _tables(args, rng, racks, exhaustive_racks, budget, can_open_racks)
     count = min(args.search, 200) if args.quick else args.search
     if count > 0:
-        search(args.seed, count, max(1, count // 20), 10 if args.quick else 100, _print_row)
+        search(args.seed, count, max(1, count // 20), 10 if args.quick else args.climb, _print_row)
     return 0
 
 

@@ -179,6 +179,13 @@ def _counts(tiles: list[Tile]) -> tuple[list[list[int]], int]:
     return counts, jokers
 
 
+# A DP state is one integer: the four colours' run states in base 35, then jokers free (0-2) and,
+# inside a number, the leftover pattern code: key = s0 + 35 s1 + 35² s2 + 35³ s3 + _W (j + 3 code).
+_S = len(_STATES)
+_COLOUR_WEIGHT = (1, _S, _S**2, _S**3)
+_W = _S**4
+
+
 def _solve(counts, jokers, *, target: int | None = None, floor: int = 0):
     """Forward DP. Returns (best value, final state key, back-pointers), or, with ``target``, stops as
     soon as a state with no forced run reaches ``target`` (returns that value, None, None). States that
@@ -186,17 +193,16 @@ def _solve(counts, jokers, *, target: int | None = None, floor: int = 0):
 
     Within a number the colours are decided one after another (four small steps, then the groups), so
     the work is a sum over the colours' choices rather than their product; the leftover tiles are
-    carried as a canonical pattern code. States dominated by another state of the layer are dropped."""
+    carried as a canonical pattern code. States dominated by another state of the layer are dropped.
+    A back-pointer is just the previous key: the step's choice is the difference of the two keys."""
     # rest[n] + jokers * jtop = upper bound on what numbers n..13 can still add.
     per_number, jtop = _usable_values(counts, jokers)
     rest = [0] * 16
     for n in range(13, 0, -1):
         rest[n] = rest[n + 1] + per_number[n]
-    opts = _colour_options
     forced = _FORCED
-    step = _PAT_STEP
-    left_tiles = _PAT_TILES
-    layer = {(0, 0, 0, 0, jokers): 0}
+    W = _W
+    layer = {jokers * W: 0}
     back = []
     for n in range(1, 14):
         ks = [counts[c][n] for c in range(4)]
@@ -204,51 +210,42 @@ def _solve(counts, jokers, *, target: int | None = None, floor: int = 0):
         # open runs the next number cannot extend with real tiles (nothing follows 13: R2, no wrap)
         qs = [0 if last else counts[c][n + 1] for c in range(4)]
         after = rest[n + 1]
-        cur = {}
-        for key, val in layer.items():
-            if val + rest[n] + jtop * key[4] >= floor:
-                cur[key + (0,)] = val
+        cur = {key: val for key, val in layer.items() if val + rest[n] + jtop * (key // W) >= floor}
         steps = []
         for c in range(4):
-            k, q = ks[c], qs[c]
-            later = n * sum(ks[c + 1 :]) + after
+            k, q, w = ks[c], qs[c], _COLOUR_WEIGHT[c]
+            need_now = floor - n * sum(ks[c:]) - after
+            table = _step_table(k, q, last, n, w)
+            reach = _reach(n, jtop)
             nxt: dict = {}
             bp: dict = {}
             get = nxt.get
             for key, val in cur.items():
-                j = key[4]
-                pat = key[5]
-                if val + n * (k + left_tiles[pat]) + later + jtop * j < floor:
+                hi = key // W
+                if val + reach[hi] < need_now:
                     continue
-                head, tail = key[:c], key[c + 1 : 4]
-                for ns, x, jr, left in opts(key[c], k, j):
-                    jl = j - jr
-                    f = forced[ns]
-                    if last:
-                        if f:
-                            continue
-                    elif f - q > jl:
-                        continue
-                    v = val + n * x
-                    nk = (*head, ns, *tail, jl, pat + step[left])
+                for delta, gain in table[(key // w) % 35 * 3 + hi % 3]:
+                    v = val + gain
+                    nk = key + delta
                     if v > get(nk, -1):
                         nxt[nk] = v
-                        bp[nk] = (key, x, jr)
+                        bp[nk] = key
             steps.append(bp)
             cur = nxt
         new: dict = {}
         bp = {}
         get = new.get
         groups = _GROUPS_BY_CODE
+        nf = [[max(0, f - q) for f in forced] for q in qs]
         for key, val in cur.items():
-            s0, s1, s2, s3, j, pat = key
+            hi, states = divmod(key, W)
+            pat, j = divmod(hi, 3)
             if last:
                 need = 0
             else:
-                need = 0
-                for s, q in ((s0, qs[0]), (s1, qs[1]), (s2, qs[2]), (s3, qs[3])):
-                    if forced[s] > q:
-                        need += forced[s] - q
+                s0, r = states % 35, states // 35
+                s1, r = r % 35, r // 35
+                need = nf[0][s0] + nf[1][s1] + nf[2][r % 35] + nf[3][r // 35]
                 if need > j:
                     continue
             for jg, gt in groups[pat]:
@@ -260,15 +257,11 @@ def _solve(counts, jokers, *, target: int | None = None, floor: int = 0):
                 v = val + n * gt
                 if v + after + jtop * jl < floor:
                     continue
-                nk = (s0, s1, s2, s3, jl)
+                nk = states + jl * W
                 if v > get(nk, -1):
                     new[nk] = v
-                    bp[nk] = (key, jg)
-                    if (
-                        target is not None
-                        and v >= target
-                        and not (forced[s0] or forced[s1] or forced[s2] or forced[s3])
-                    ):
+                    bp[nk] = key
+                    if target is not None and v >= target and not _has_forced(states):
                         return v, None, None
         steps.append(bp)
         back.append(steps)
@@ -279,39 +272,61 @@ def _solve(counts, jokers, *, target: int | None = None, floor: int = 0):
     return layer[best_key], best_key, back
 
 
+@cache
+def _reach(n: int, jtop: int) -> tuple[int, ...]:
+    """By key // _W (jokers + 3 * pattern code): the most the leftover tiles and the free jokers can
+    still add."""
+    return tuple(n * _PAT_TILES[hi // 3] + jtop * (hi % 3) for hi in range(75))
+
+
+def _has_forced(states: int) -> bool:
+    return any(_FORCED[states // w % 35] for w in _COLOUR_WEIGHT)
+
+
+@cache
+def _step_table(k: int, q: int, last: bool, n: int, w: int) -> tuple[tuple[tuple[int, int], ...], ...]:
+    """For one colour with ``k`` real tiles at number ``n`` (``q`` at the next one), indexed by
+    run state * 3 + jokers free: the choices as (key difference, value gained). Choices leaving a
+    forced run that neither the next number's tiles nor the jokers left could extend are omitted."""
+    out = []
+    for s in range(_S):
+        for j in range(3):
+            row = []
+            for ns, x, jr, left in _colour_options(s, k, j):
+                f = _FORCED[ns]
+                if (f if last else f - q > j - jr) > 0:
+                    continue
+                row.append(((ns - s) * w - jr * _W + _PAT_STEP[left] * 3 * _W, n * x))
+            out.append(tuple(row))
+    return tuple(out)
+
+
 def _drop_dominated(layer: dict) -> dict:
     """The states of a layer that no other state dominates. A state dominates another if it has at
     least the value and the jokers and, colour by colour, the same open runs or runs that simulate
     them (:data:`_DOMINATORS`): whatever the other can still add, it can add too. Only single-colour
     differences are looked up; chains of them follow because domination is transitive."""
     get = layer.get
-    dom = _DOMINATORS
+    W = _W
     out = {}
     for key, val in layer.items():
-        s0, s1, s2, s3, j = key
-        if _dominated(get, s0, s1, s2, s3, j, val, dom):
+        j = key // W
+        if j < 2 and any(get(key + (jj - j) * W, -1) >= val for jj in range(j + 1, 3)):
+            continue
+        if _dominated(get, key, j, val):
             continue
         out[key] = val
     return out
 
 
-def _dominated(get, s0, s1, s2, s3, j, val, dom) -> bool:
-    for jj in range(j + 1, 3):
-        if get((s0, s1, s2, s3, jj), -1) >= val:
-            return True
-    for jj in range(j, 3):
-        for d in dom[s0]:
-            if get((d, s1, s2, s3, jj), -1) >= val:
-                return True
-        for d in dom[s1]:
-            if get((s0, d, s2, s3, jj), -1) >= val:
-                return True
-        for d in dom[s2]:
-            if get((s0, s1, d, s3, jj), -1) >= val:
-                return True
-        for d in dom[s3]:
-            if get((s0, s1, s2, d, jj), -1) >= val:
-                return True
+def _dominated(get, key: int, j: int, val: int) -> bool:
+    for w in _COLOUR_WEIGHT:
+        s = key // w % 35
+        for d in _DOMINATORS[s]:
+            other = key + (d - s) * w
+            for jj in range(j, 3):
+                if get(other + (jj - j) * _W, -1) >= val:
+                    return True
     return False
 
 
@@ -320,11 +335,16 @@ def _rebuild(back, final_key, counts) -> list[PlacedSet]:
     key = final_key
     for n in range(13, 0, -1):
         steps = back[n - 1]
-        key, jg = steps[4][key]
+        prev = steps[4][key]
+        jg = prev // _W % 3 - key // _W
+        key = prev
         xs, js = [0] * 4, [0] * 4
         for c in range(3, -1, -1):
-            key, xs[c], js[c] = steps[c][key]
-        key = key[:5]
+            prev = steps[c][key]
+            js[c] = prev // _W % 3 - key // _W % 3
+            left = {0: 0, 5: 1, 1: 2}[key // _W // 3 - prev // _W // 3]
+            xs[c] = counts[c][n] - left + js[c]
+            key = prev
         # the groups for the real leftover pattern (the DP only kept its canonical code)
         pattern = tuple(counts[c][n] - (xs[c] - js[c]) for c in range(4))
         gspec = next(g for gj, _, g in _GROUPS[pattern] if gj == jg)

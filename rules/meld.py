@@ -184,6 +184,7 @@ def _counts(tiles: list[Tile]) -> tuple[list[list[int]], int]:
 _S = len(_STATES)
 _COLOUR_WEIGHT = (1, _S, _S**2, _S**3)
 _W = _S**4
+_DOMINANCE_ABOVE = 1000  # states; measured with bench/meld.py --search
 
 
 def _solve(counts, jokers, *, target: int | None = None, floor: int = 0):
@@ -265,7 +266,8 @@ def _solve(counts, jokers, *, target: int | None = None, floor: int = 0):
                         return v, None, None
         steps.append(bp)
         back.append(steps)
-        layer = _drop_dominated(new)
+        # the check costs about as much as expanding a state, so it pays only on big layers
+        layer = _drop_dominated(new) if len(new) > _DOMINANCE_ABOVE else new
     if not layer:
         return 0, None, back
     best_key = max(layer, key=lambda k: (layer[k], k))
@@ -310,7 +312,7 @@ def _drop_dominated(layer: dict) -> dict:
     W = _W
     out = {}
     for key, val in layer.items():
-        j = key // W
+        j = key // W % 3
         if j < 2 and any(get(key + (jj - j) * W, -1) >= val for jj in range(j + 1, 3)):
             continue
         if _dominated(get, key, j, val):

@@ -16,7 +16,9 @@ runs, plus any jokers, form groups at ``n``; the best groups for each leftover p
 precomputed. A joker in a run or group at ``n`` is worth ``n``. After 13 no run may be open (no wrap).
 
 A forward pass keeps, per state, the best value reached and a back-pointer; the sets are rebuilt by
-replaying the decisions. :func:`can_open` adds cheap bounds (a greedy lower bound and an upper bound
+replaying the decisions. Within a number the colours are decided one at a time (the work is a sum, not
+a product, over the colours' choices), each state is one integer, and on big layers states dominated
+by another (more value, more jokers, runs that simulate theirs) are dropped. :func:`can_open` adds cheap bounds (a greedy lower bound and an upper bound
 from tiles that could belong to any set) and stops early once the threshold is reached.
 
 One module on purpose: the state encoding, the transitions and the bounds only make sense together.

@@ -1,8 +1,11 @@
-"""Benchmark of the meld solver: ``python -m bench.meld [--racks N] [--quick] [--seed S]``.
+"""Benchmark of the meld solver: ``python -m bench.meld [--racks N] [--quick] [--seed S] [--search N]``.
 
 Racks are dealt at random (seeded) from a shuffled 106-tile set. Prints, per rack size, the median and
 worst time of ``best_meld``, of a plain exhaustive search where it finishes (fewer racks, a per-rack
 time budget; unfinished racks are counted and reported), and of ``can_open`` up to the whole set.
+Then the worst-case search of ``bench/meld_search.py`` (``--search 0`` skips it, ``--search-only`` runs
+only it): N random 40-tile racks plus adversarial ones, p50 / p99 / worst, the slowest rack, and the
+whole 106-tile set.
 """
 
 from __future__ import annotations
@@ -14,6 +17,7 @@ import statistics
 import sys
 import time
 
+from bench.meld_search import search
 from rules.meld import best_meld, can_open
 from rules.sets import analyse_set
 from rules.tiles import full_set
@@ -75,11 +79,27 @@ def _row(label: str, times: list[float], extra: str = "") -> str:
     return f"{label:<34} {len(times):>6} {med:>10.3f} {worst:>10.3f}  {extra}"
 
 
+def _print_row(label: str, count: int, median: float, worst: float, extra: str = "") -> None:
+    print(f"{label:<34} {count:>6} {median * 1e3:>10.3f} {worst * 1e3:>10.3f}  {extra}", flush=True)
+
+
 def main(argv: list[str] | None = None) -> int:
     p = argparse.ArgumentParser(prog="python -m bench.meld", description=__doc__.splitlines()[0])
     p.add_argument("--racks", type=int, default=1000, help="racks per size for best_meld (default 1000)")
     p.add_argument("--quick", action="store_true", help="smoke run: 20 racks per size, short budgets")
     p.add_argument("--seed", type=int, default=2024)
+    p.add_argument(
+        "--search",
+        type=int,
+        default=10000,
+        metavar="N",
+        help="random 40-tile racks in the "
+        "worst-case search (default 10000; --quick: 200; 0 skips the search)",
+    )
+    p.add_argument(
+        "--climb", type=int, default=50, metavar="K", help="swaps in the local search (default 50)"
+    )
+    p.add_argument("--search-only", action="store_true", help="run only the worst-case search")
     args = p.parse_args(argv)
     racks = 20 if args.quick else max(1, args.racks)
     exhaustive_racks = 5 if args.quick else 50
@@ -89,6 +109,15 @@ def main(argv: list[str] | None = None) -> int:
 
     print(f"Meld solver benchmark  python {sys.version.split()[0]}  seed {args.seed}")
     print(f"{'what':<34} {'racks':>6} {'median ms':>10} {'worst ms':>10}")
+    if not args.search_only:
+        _tables(args, rng, racks, exhaustive_racks, budget, can_open_racks)
+    count = min(args.search, 200) if args.quick else args.search
+    if count > 0:
+        search(args.seed, count, max(1, count // 20), 10 if args.quick else args.climb, _print_row)
+    return 0
+
+
+def _tables(args, rng, racks, exhaustive_racks, budget, can_open_racks) -> None:
     for size in (14, 20, 30, 40):
         times = [_timed(best_meld, r) for r in _racks(rng, size, racks)]
         print(_row(f"best_meld, {size} tiles", times), flush=True)
@@ -126,7 +155,6 @@ def main(argv: list[str] | None = None) -> int:
         n = 3 if args.quick else 20
         times = [_timed(best_meld, r) for r in _racks(rng, size, n)]
         print(_row(f"best_meld, {size} tiles (no target)", times), flush=True)
-    return 0
 
 
 if __name__ == "__main__":

@@ -16,7 +16,9 @@ runs, plus any jokers, form groups at ``n``; the best groups for each leftover p
 precomputed. A joker in a run or group at ``n`` is worth ``n``. After 13 no run may be open (no wrap).
 
 A forward pass keeps, per state, the best value reached and a back-pointer; the sets are rebuilt by
-replaying the decisions. :func:`can_open` adds cheap bounds (a greedy lower bound and an upper bound
+replaying the decisions. Within a number the colours are decided one at a time (the work is a sum, not
+a product, over the colours' choices), each state is one integer, and on big layers states dominated
+by another (more value, more jokers, runs that simulate theirs) are dropped. :func:`can_open` adds cheap bounds (a greedy lower bound and an upper bound
 from tiles that could belong to any set) and stops early once the threshold is reached.
 
 One module on purpose: the state encoding, the transitions and the bounds only make sense together.
@@ -113,6 +115,40 @@ _GROUP_SHAPES = [
 ]
 _GROUPS = _group_table()
 
+# A group's value does not depend on its colours, so the leftover pattern is carried as a code:
+# (colours with one tile left) * 5 + (colours with two left).
+_PAT_STEP = (0, 5, 1)  # code increment for a colour leaving 0, 1 or 2 tiles
+_PAT_TILES = [(code // 5) + 2 * (code % 5) for code in range(25)]
+_GROUPS_BY_CODE = {
+    ones * 5 + twos: tuple(
+        (j, tiles) for j, tiles, _ in _GROUPS[(2,) * twos + (1,) * ones + (0,) * (4 - ones - twos)]
+    )
+    for ones in range(5)
+    for twos in range(5 - ones)
+}
+
+
+def _dominators() -> list[tuple[int, ...]]:
+    """For each per-colour state, the other states that simulate it: every number of tiles into runs
+    possible from it is possible from them and leads again to a simulating state, and they have no
+    forced run where it has none. The greatest such relation, by fixed point over the transitions."""
+    size = len(_STATES)
+    rel = {(a, b) for a in range(size) for b in range(size) if a != b and not (_FORCED[a] and not _FORCED[b])}
+    changed = True
+    while changed:
+        changed = False
+        for a, b in list(rel):
+            for x in range(5):
+                tb, ta = _TRANS[b][x], _TRANS[a][x]
+                if tb >= 0 and (ta < 0 or (ta != tb and (ta, tb) not in rel)):
+                    rel.discard((a, b))
+                    changed = True
+                    break
+    return [tuple(a for a in range(size) if (a, b) in rel) for b in range(size)]
+
+
+_DOMINATORS = _dominators()
+
 
 # --- the solver --------------------------------------------------------------------------------------
 @dataclass(frozen=True, slots=True)
@@ -145,100 +181,178 @@ def _counts(tiles: list[Tile]) -> tuple[list[list[int]], int]:
     return counts, jokers
 
 
+# A DP state is one integer: the four colours' run states in base 35, then jokers free (0-2) and,
+# inside a number, the leftover pattern code: key = s0 + 35 s1 + 35² s2 + 35³ s3 + _W (j + 3 code).
+_S = len(_STATES)
+_COLOUR_WEIGHT = (1, _S, _S**2, _S**3)
+_W = _S**4
+_DOMINANCE_ABOVE = 1000  # states; measured with bench/meld.py --search
+
+
 def _solve(counts, jokers, *, target: int | None = None, floor: int = 0):
-    """Forward DP. Returns (best value, final state key, back-pointer layers), or, with ``target``,
-    stops as soon as a state with no forced run reaches ``target`` (returns that value, None, None).
-    States that cannot reach ``floor`` (value + an upper bound on the rest) are pruned."""
+    """Forward DP. Returns (best value, final state key, back-pointers), or, with ``target``, stops as
+    soon as a state with no forced run reaches ``target`` (returns that value, None, None). States that
+    cannot reach ``floor`` (value + an upper bound on the rest) are pruned.
+
+    Within a number the colours are decided one after another (four small steps, then the groups), so
+    the work is a sum over the colours' choices rather than their product; the leftover tiles are
+    carried as a canonical pattern code. States dominated by another state of the layer are dropped.
+    A back-pointer is just the previous key: the step's choice is the difference of the two keys."""
     # rest[n] + jokers * jtop = upper bound on what numbers n..13 can still add.
     per_number, jtop = _usable_values(counts, jokers)
     rest = [0] * 16
     for n in range(13, 0, -1):
         rest[n] = rest[n + 1] + per_number[n]
-    opts = _colour_options
-    trans_forced = _FORCED
-    groups = _GROUPS
-    layer = {(0, 0, 0, 0, jokers): 0}
+    forced = _FORCED
+    W = _W
+    layer = {jokers * W: 0}
     back = []
     for n in range(1, 14):
-        k0, k1, k2, k3 = counts[0][n], counts[1][n], counts[2][n], counts[3][n]
-        if n < 13:
-            q0, q1, q2, q3 = counts[0][n + 1], counts[1][n + 1], counts[2][n + 1], counts[3][n + 1]
-        else:
-            q0 = q1 = q2 = q3 = -9  # nothing follows 13: no run may stay open (R2, no wrap)
+        ks = [counts[c][n] for c in range(4)]
+        last = n == 13
+        # open runs the next number cannot extend with real tiles (nothing follows 13: R2, no wrap)
+        qs = [0 if last else counts[c][n + 1] for c in range(4)]
+        after = rest[n + 1]
+        cur = {key: val for key, val in layer.items() if val + rest[n] + jtop * (key // W) >= floor}
+        steps = []
+        for c in range(4):
+            k, q, w = ks[c], qs[c], _COLOUR_WEIGHT[c]
+            need_now = floor - n * sum(ks[c:]) - after
+            table = _step_table(k, q, last, n, w)
+            reach = _reach(n, jtop)
+            nxt: dict = {}
+            bp: dict = {}
+            get = nxt.get
+            for key, val in cur.items():
+                hi = key // W
+                if val + reach[hi] < need_now:
+                    continue
+                for delta, gain in table[(key // w) % 35 * 3 + hi % 3]:
+                    v = val + gain
+                    nk = key + delta
+                    if v > get(nk, -1):
+                        nxt[nk] = v
+                        bp[nk] = key
+            steps.append(bp)
+            cur = nxt
         new: dict = {}
-        bp: dict = {}
-        need_now = floor - rest[n + 1]
-        for key, val in layer.items():
-            s0, s1, s2, s3, j = key
-            if val + rest[n] + jtop * j < floor:
-                continue
-            for n0, x0, j0, l0 in opts(s0, k0, j):
-                f0 = trans_forced[n0] - q0
-                ja = j - j0
-                for n1, x1, j1, l1 in opts(s1, k1, ja):
-                    f1 = trans_forced[n1] - q1
-                    jb = ja - j1
-                    for n2, x2, j2, l2 in opts(s2, k2, jb):
-                        f2 = trans_forced[n2] - q2
-                        jc = jb - j2
-                        for n3, x3, j3, l3 in opts(s3, k3, jc):
-                            jd = jc - j3
-                            f3 = trans_forced[n3] - q3
-                            base = x0 + x1 + x2 + x3
-                            for jg, gt, gspec in groups[(l0, l1, l2, l3)]:
-                                if jg > jd:
-                                    break
-                                jl = jd - jg
-                                # open runs that the next number cannot extend, even with jokers
-                                need = (
-                                    (f0 if f0 > 0 else 0)
-                                    + (f1 if f1 > 0 else 0)
-                                    + (f2 if f2 > 0 else 0)
-                                    + (f3 if f3 > 0 else 0)
-                                )
-                                if n == 13:
-                                    if (
-                                        trans_forced[n0]
-                                        or trans_forced[n1]
-                                        or trans_forced[n2]
-                                        or trans_forced[n3]
-                                    ):
-                                        continue
-                                elif need > jl:
-                                    continue
-                                v = val + n * (base + gt)
-                                if v + jtop * jl < need_now:
-                                    continue
-                                nk = (n0, n1, n2, n3, jl)
-                                if v > new.get(nk, -1):
-                                    new[nk] = v
-                                    bp[nk] = (key, (x0, x1, x2, x3), (j0, j1, j2, j3), gspec)
-                                    if (
-                                        target is not None
-                                        and v >= target
-                                        and not (
-                                            trans_forced[n0]
-                                            or trans_forced[n1]
-                                            or trans_forced[n2]
-                                            or trans_forced[n3]
-                                        )
-                                    ):
-                                        return v, None, None
-        layer = new
-        back.append(bp)
+        bp = {}
+        get = new.get
+        groups = _GROUPS_BY_CODE
+        nf = [[max(0, f - q) for f in forced] for q in qs]
+        for key, val in cur.items():
+            hi, states = divmod(key, W)
+            pat, j = divmod(hi, 3)
+            if last:
+                need = 0
+            else:
+                s0, r = states % 35, states // 35
+                s1, r = r % 35, r // 35
+                need = nf[0][s0] + nf[1][s1] + nf[2][r % 35] + nf[3][r // 35]
+                if need > j:
+                    continue
+            for jg, gt in groups[pat]:
+                if jg > j:
+                    break
+                jl = j - jg
+                if need > jl:
+                    continue
+                v = val + n * gt
+                if v + after + jtop * jl < floor:
+                    continue
+                nk = states + jl * W
+                if v > get(nk, -1):
+                    new[nk] = v
+                    bp[nk] = key
+                    if target is not None and v >= target and not _has_forced(states):
+                        return v, None, None
+        steps.append(bp)
+        back.append(steps)
+        # the check costs about as much as expanding a state, so it pays only on big layers
+        layer = _drop_dominated(new) if len(new) > _DOMINANCE_ABOVE else new
     if not layer:
         return 0, None, back
     best_key = max(layer, key=lambda k: (layer[k], k))
     return layer[best_key], best_key, back
 
 
-def _rebuild(back, final_key) -> list[PlacedSet]:
+@cache
+def _reach(n: int, jtop: int) -> tuple[int, ...]:
+    """By key // _W (jokers + 3 * pattern code): the most the leftover tiles and the free jokers can
+    still add."""
+    return tuple(n * _PAT_TILES[hi // 3] + jtop * (hi % 3) for hi in range(75))
+
+
+def _has_forced(states: int) -> bool:
+    return any(_FORCED[states // w % 35] for w in _COLOUR_WEIGHT)
+
+
+@cache
+def _step_table(k: int, q: int, last: bool, n: int, w: int) -> tuple[tuple[tuple[int, int], ...], ...]:
+    """For one colour with ``k`` real tiles at number ``n`` (``q`` at the next one), indexed by
+    run state * 3 + jokers free: the choices as (key difference, value gained). Choices leaving a
+    forced run that neither the next number's tiles nor the jokers left could extend are omitted."""
+    out = []
+    for s in range(_S):
+        for j in range(3):
+            row = []
+            for ns, x, jr, left in _colour_options(s, k, j):
+                f = _FORCED[ns]
+                if (f if last else f - q > j - jr) > 0:
+                    continue
+                row.append(((ns - s) * w - jr * _W + _PAT_STEP[left] * 3 * _W, n * x))
+            out.append(tuple(row))
+    return tuple(out)
+
+
+def _drop_dominated(layer: dict) -> dict:
+    """The states of a layer that no other state dominates. A state dominates another if it has at
+    least the value and the jokers and, colour by colour, the same open runs or runs that simulate
+    them (:data:`_DOMINATORS`): whatever the other can still add, it can add too. Only single-colour
+    differences are looked up; chains of them follow because domination is transitive."""
+    get = layer.get
+    W = _W
+    out = {}
+    for key, val in layer.items():
+        j = key // W % 3
+        if j < 2 and any(get(key + (jj - j) * W, -1) >= val for jj in range(j + 1, 3)):
+            continue
+        if _dominated(get, key, j, val):
+            continue
+        out[key] = val
+    return out
+
+
+def _dominated(get, key: int, j: int, val: int) -> bool:
+    for w in _COLOUR_WEIGHT:
+        s = key // w % 35
+        for d in _DOMINATORS[s]:
+            other = key + (d - s) * w
+            for jj in range(j, 3):
+                if get(other + (jj - j) * _W, -1) >= val:
+                    return True
+    return False
+
+
+def _rebuild(back, final_key, counts) -> list[PlacedSet]:
     decisions = []
     key = final_key
     for n in range(13, 0, -1):
-        prev, xs, js, gspec = back[n - 1][key]
-        decisions.append((n, xs, js, gspec))
+        steps = back[n - 1]
+        prev = steps[4][key]
+        jg = prev // _W % 3 - key // _W
         key = prev
+        xs, js = [0] * 4, [0] * 4
+        for c in range(3, -1, -1):
+            prev = steps[c][key]
+            js[c] = prev // _W % 3 - key // _W % 3
+            left = {0: 0, 5: 1, 1: 2}[key // _W // 3 - prev // _W // 3]
+            xs[c] = counts[c][n] - left + js[c]
+            key = prev
+        # the groups for the real leftover pattern (the DP only kept its canonical code)
+        pattern = tuple(counts[c][n] - (xs[c] - js[c]) for c in range(4))
+        gspec = next(g for gj, _, g in _GROUPS[pattern] if gj == jg)
+        decisions.append((n, xs, js, gspec))
     decisions.reverse()
     sets: list[PlacedSet] = []
     open_runs: list[list[list[tuple[Tile, Tile]]]] = [[] for _ in COLOURS]
@@ -301,7 +415,7 @@ def best_meld(rack: Iterable[Tile] | str) -> Meld:
         slack *= 4
     if final_key is None or value == 0:
         return Meld(0, ())
-    sets = _rebuild(back, final_key)
+    sets = _rebuild(back, final_key, counts)
     return Meld(value, tuple(sets))
 
 

@@ -3,11 +3,13 @@
 import itertools
 from collections import Counter
 from functools import cache
+from unittest.mock import patch
 
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from rules import meld as meld_module
 from rules.errors import NotationError
 from rules.meld import best_meld, can_open
 from rules.sets import check_placed_set
@@ -182,3 +184,37 @@ def test_r3_sets_valid_and_adding_a_tile_never_lowers_the_meld(rnd, size):
     assert bigger.value >= meld.value
     for threshold in (0, 30, meld.value, meld.value + 1):
         assert can_open(rack, threshold) == (meld.value >= threshold)
+
+
+# --- the solver's shortcuts, made to run on racks small enough to check exhaustively ------------------
+@FAST
+@given(racks(9, colours=4, numbers=3))
+def test_r3_dense_windows_with_jokers_equal_exhaustive_search(rack):
+    """Few numbers, many copies and both jokers: the shape that makes the most DP states."""
+    rack = rack + [JOKER] * (2 - rack.count(JOKER))
+    assert best_meld(rack).value == exhaustive(rack)
+
+
+@FAST
+@given(racks(8, colours=4, numbers=5))
+def test_r3_dropping_dominated_states_keeps_the_optimum(rack):
+    """The dominance check only runs on big layers; here it runs on every layer."""
+    with patch.object(meld_module, "_DOMINANCE_ABOVE", 0):
+        meld = best_meld(rack)
+    assert meld.value == exhaustive(rack)
+    _check_meld(rack, meld)
+
+
+@settings(max_examples=15, deadline=None)
+@given(st.randoms(use_true_random=False), st.integers(25, 45))
+def test_r3_dominance_check_does_not_change_big_racks(rnd, size):
+    """Too big for the exhaustive search: with and without dropping dominated states agree."""
+    deck = full_set()
+    rnd.shuffle(deck)
+    rack = deck[:size]
+    with patch.object(meld_module, "_DOMINANCE_ABOVE", 10**9):
+        plain = best_meld(rack)
+    with patch.object(meld_module, "_DOMINANCE_ABOVE", 0):
+        pruned = best_meld(rack)
+    assert pruned.value == plain.value
+    _check_meld(rack, pruned)

@@ -6,6 +6,8 @@ the chief referee confirms it. A queued sheet the server refuses on arrival (a m
 R4–R6) shows why, and is corrected and sent again. Signing out leaves no staff page in the phone's cache.
 """
 
+import re
+
 import pytest
 from playwright.sync_api import expect
 
@@ -185,3 +187,22 @@ def test_signing_out_leaves_no_staff_page_in_the_cache(table, page, server, sign
     left = cached_paths(page)
     assert not [path for path in left if "/referee/" in path or "/t/" in path or "/desk/" in path], left
     assert not [path for path in left if path.startswith(("rk-staff", "rk-table"))], left
+
+
+def test_a_players_standings_page_opens_offline_with_its_time(table, page, server, shot):
+    stage, link, seats = table
+    festival, event = stage.event.festival, stage.event
+    standings = server.url("public-standings", festival=festival.slug, event=event.slug)
+    page.goto(standings)
+    expect(page.locator("[data-offline-asof]")).to_be_hidden()  # online: nothing to say
+    wait_until_cached(page, standings.removeprefix(server.root))
+
+    page.context.set_offline(True)
+    page.reload()
+    expect(page.locator("h1")).to_contain_text("Standings")
+    expect(page.locator("[data-offline-asof]")).to_be_visible()
+    expect(page.locator("[data-offline-asof]")).to_have_text(re.compile(r"^As of \d\d:\d\d — no connection$"))
+    shot(page, "standings-offline")
+
+    page.context.set_offline(False)  # back: the page refreshes itself from the server
+    expect(page.locator("[data-offline-asof]")).to_be_hidden()

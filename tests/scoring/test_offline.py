@@ -109,3 +109,11 @@ def test_the_board_shows_how_long_ago_each_table_was_last_heard_from(client, sta
     TableLink.objects.filter(pk=link.pk).update(last_contact_at=timezone.now() - timedelta(minutes=7))
     row = client.get(board).content.decode().split('data-table="1"')[1].split("</li>")[0]
     assert "heard from 7" in row and "minutes ago" in row
+
+
+def test_the_standings_and_a_players_page_name_the_worker_and_their_time_for_a_reading_offline(client, stage):
+    festival, event = stage.event.festival, stage.event
+    for url in (f"/f/{festival.slug}/{event.slug}/standings/", f"/f/{festival.slug}/{event.slug}/player/1/"):
+        page = client.get(url).content.decode()
+        assert 'name="offline-worker"' in page, url
+        assert "data-offline-asof hidden" in page and "As of " in page and "— no connection" in page, url

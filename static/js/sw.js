@@ -20,7 +20,7 @@ var RULES = [
   [/^\/static\//, "static"],
   [/^\/t\/[A-Za-z0-9_-]{16,64}\/(stage-\d+\/game\/\d+\/)?$/, "table"],
   [/^\/referee\/\d+\/\d+\/(game\/\d+\/)?$/, "staff"],
-  [/^\/desk\/[-\w]+\/[-\w]+\/$/, "staff"],
+  [/^\/desk\/[-\w]+\/[-\w]+\/(missing\/)?$/, "staff"],
   [/^\/f\/[-\w]+\/[-\w]+\/standings\/(\d+\/)?$/, "public"],
   [/^\/f\/[-\w]+\/[-\w]+\/player\/\d+\/$/, "public"],
   [/^\/p\/[A-Za-z0-9_-]+\/$/, "public"]

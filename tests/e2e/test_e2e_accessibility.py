@@ -540,6 +540,7 @@ NOT_PAGES = {
     "api-event", "api-standings", "api-draw", "api-player",
     "manage-staff-add", "manage-staff-remove", "manage-staff-link",  # POSTs (the link page answers one)
     "service-worker", "referee-link-manifest", "referee-link-status", "referee-status",  # JavaScript, JSON
+    "desk-checkin-queued",
 }
 
 

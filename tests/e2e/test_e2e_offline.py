@@ -206,3 +206,47 @@ def test_a_players_standings_page_opens_offline_with_its_time(table, page, serve
 
     page.context.set_offline(False)  # back: the page refreshes itself from the server
     expect(page.locator("[data-offline-asof]")).to_be_hidden()
+
+
+# --- the desk --------------------------------------------------------------------------------------------
+
+def test_the_desk_checks_in_three_players_offline_and_each_arrives_once(phone, server, shot, sign_in):
+    from tests.factories import make_event, make_player, make_registration
+    from tournament.models import AuditEntry, Event, Registration
+    from tournament.services.checkin import check_in
+
+    event = make_event(checkin_override=Event.CheckinOverride.OPEN)
+    names = ["김민준", "김서연", "Chan Tai Man", "Lee Ka Yan"]
+    registrations = {name: make_registration(event, make_player(event.festival, name=name)) for name in names}
+    page = phone("desk")
+    missing = server.url("desk-missing", festival=event.festival.slug, event=event.slug)
+    sign_in(page, make_staff(event.festival, "desk"), next_url=missing.removeprefix(server.root))
+    wait_until_cached(page, missing.removeprefix(server.root))
+
+    page.context.set_offline(True)
+    page.reload()  # the list of who is missing, from the phone's cache
+    for name in names[:3]:
+        page.locator("li", has_text=name).get_by_role("button", name="Check in").click()
+        expect(page.locator("li", has_text=name).locator("[data-desk-queued]")).to_be_visible()
+    expect(page.locator("[data-desk-waiting]")).to_have_text("Waiting to send (3)")
+    page.reload()  # still kept, still offline
+    expect(page.locator("[data-desk-waiting]")).to_have_text("Waiting to send (3)")
+    assert not Registration.objects.filter(event=event, checked_in_at__isnull=False).exists()
+    shot(page, "three-waiting")
+
+    # Meanwhile another desk (online) checks 김서연 in.
+    check_in(registration=registrations["김서연"], actor=Actor(label="the other desk"))
+
+    page.context.set_offline(False)
+    expect(page.locator("[data-desk-waiting]")).to_be_hidden()
+    reports = page.locator("[data-desk-report]")
+    expect(reports).to_have_count(3)
+    expect(page.locator('[data-desk-report="problem"]')).to_have_text(
+        "김서연 was already checked in by another desk: not checked in twice.")
+    shot(page, "sent")
+    page.evaluate("window.dispatchEvent(new Event('online'))")  # a second flush finds nothing to send
+    expect(reports).to_have_count(3)
+    arrived = Registration.objects.filter(event=event, checked_in_at__isnull=False)
+    assert set(arrived.values_list("player__name", flat=True)) == set(names[:3])
+    for name in names[:3]:
+        assert AuditEntry.objects.filter(action="checkin.in", target_id=registrations[name].pk).count() == 1, name

@@ -28,6 +28,9 @@ class TableLink(models.Model):
     token = models.CharField(max_length=64, unique=True, default=new_link_token, editable=False)
     created_at = models.DateTimeField(auto_now_add=True)
     revoked_at = models.DateTimeField(_("revoked at"), null=True, blank=True)
+    # When the table's phone last asked for one of its pages (to the half minute): the chief referee's board
+    # shows which tables have gone quiet (a dropped Wi-Fi, a flat battery).
+    last_contact_at = models.DateTimeField(null=True, blank=True, editable=False)
 
     class Meta:
         ordering = ["event", "table_number"]

@@ -34,6 +34,8 @@ POLICY = {
     "style-src": {"'self'"},
     "img-src": {"'self'", "data:"},
     "connect-src": {"'self'"},
+    "worker-src": {"'self'"},  # the service worker (/sw.js)
+    "manifest-src": {"'self'"},  # the table link's web app manifest
     "frame-ancestors": {"'none'"},
     "base-uri": {"'self'"},
     "form-action": {"'self'"},

@@ -3,10 +3,23 @@ pages. Each area keeps its own routes next to its views."""
 
 from django.urls import include, path
 
-from .views import desk, draws, festivals, imports, manage, player, public, registration, seating, staff
+from .views import (
+    desk,
+    draws,
+    festivals,
+    imports,
+    manage,
+    offline,
+    player,
+    public,
+    registration,
+    seating,
+    staff,
+)
 
 urlpatterns = [
     path("", include(public.urlpatterns)),
+    path("", include(offline.urlpatterns)),
     path("", include(registration.urlpatterns)),
     path("", include(seating.urlpatterns)),
     path("p/", include(player.urlpatterns)),

@@ -73,6 +73,7 @@ TEMPLATES = [
                 "django.template.context_processors.i18n",
                 "django.contrib.auth.context_processors.auth",
                 "django.contrib.messages.context_processors.messages",
+                "tournament.views.offline.offline_context",
             ],
         },
     },
@@ -188,6 +189,9 @@ CONTENT_SECURITY_POLICY = {
         "style-src": [SELF],
         "img-src": [SELF, "data:"],
         "connect-src": [SELF],
+        # The service worker (/sw.js) and the table link's web app manifest come from the site itself.
+        "worker-src": [SELF],
+        "manifest-src": [SELF],
         "frame-ancestors": [NONE],
         "base-uri": [SELF],
         "form-action": [SELF],

@@ -53,6 +53,15 @@ class TableAccess:
     def preview_url(self, game: int) -> str:
         return self._game_route("preview", game)
 
+    def status_url(self, game: int) -> str:
+        return self._game_route("status", game)
+
+    def manifest_url(self) -> str | None:
+        """The table link's web app manifest (a signed-in referee's pages are not an app of their own)."""
+        if self.link is None:
+            return None
+        return reverse("referee-link-manifest", kwargs={"token": self.link.token})
+
     @property
     def draft_scope(self) -> str:
         """Names the browser's saved drafts: the table, not the link (no secret in localStorage)."""

@@ -8,6 +8,8 @@ Referees with an account open the tables they are assigned to, stage by stage.
 Tokens never go into the audit log: the log names the table, not the secret.
 """
 
+from datetime import timedelta
+
 from django.contrib.auth import get_user_model
 from django.db import transaction
 from django.utils import timezone
@@ -21,6 +23,19 @@ from tournament.services.locking import lock_event
 from tournament.services.seating import event_table_numbers, stage_table_numbers
 
 from ..models import RefereeAssignment, TableLink
+
+CONTACT_GRAIN = timedelta(seconds=30)
+
+
+def heard_from(*, link: TableLink, now=None) -> None:
+    """The table's phone asked for a page: note the time, at most once per CONTACT_GRAIN (the link as loaded
+    says whether it is due, so most requests write nothing). Not an event change: no event lock and no audit
+    record, which every page view of every table would otherwise fill."""
+    now = now or timezone.now()
+    if link.last_contact_at is not None and link.last_contact_at > now - CONTACT_GRAIN:
+        return
+    (TableLink.objects.filter(pk=link.pk).exclude(last_contact_at__gt=now - CONTACT_GRAIN)
+     .update(last_contact_at=now))
 
 
 def live_links(event: Event) -> dict[int, TableLink]:

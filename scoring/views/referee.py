@@ -28,6 +28,7 @@ from ..forms.common import new_key
 from ..games import game_of
 from ..models import ScoreSheet, SheetSeat
 from ..services.access import LinkRefusal, TableAccess, table_by_link, table_for_user, table_stage
+from ..services.links import heard_from
 from ..services.sheets import SheetExists, SheetRefused, submit_sheet
 
 DRAFT_PREFIX = "rk-sheet"
@@ -47,6 +48,7 @@ def by_link(view):
         access = table_by_link(token, request.user)
         if isinstance(access, LinkRefusal):
             return _refuse(request, link_refused(request, access))
+        heard_from(link=access.link)
         if stage is not None and stage != access.stage.number:
             # A page of an earlier round (a form left open, a draft sent late): nothing is saved there, and the
             # card now opens the current round.
@@ -144,8 +146,11 @@ def _context(access: TableAccess, **extra) -> dict:
 @require_safe
 def table_page(request, access: TableAccess):
     sheets = _sheets(access)
+    games = _games(access, sheets)
     return render(request, "scoring/referee/table.html", _context(
-        access, games=_games(access, sheets),
+        access, games=games,
+        # The sheets still to enter, kept on the phone for a dropped Wi-Fi (static/js/offline.js).
+        offline_prefetch=" ".join(row["url"] for row in games if row["state"] in ("to_enter", "returned")),
         # Every sheet the server holds for this table acknowledges the draft it was sent from.
         done_drafts=" ".join(draft_key(access, sheet.game, sheet.idempotency_key) for sheet in sheets),
     ))
@@ -187,6 +192,7 @@ class _Game:
             access, game=self.number, rules=self.rules, seats=self.seats, released=self.released, form=form,
             judgement=judgement, sheet=shown or self.live, returned=self.returned, notice=notice,
             submit_url=access.game_url(self.number), preview_url=access.preview_url(self.number),
+            status_url=access.status_url(self.number),
             draft_scope=access.draft_scope, restore=form is not None and not form.is_bound,
             done_drafts=" ".join(draft_key(access, s.game, s.idempotency_key) for s in self.sheets),
             **(self.rules.entry_context() if form is not None else {}),

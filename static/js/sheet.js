@@ -182,12 +182,15 @@
         if (submit && submit.getAttribute("data-sending")) { submit.textContent = submit.getAttribute("data-sending"); }
       }, 0);
     });
-    // Back from a failed send (or the page restored from the cache): usable again.
-    window.addEventListener("pageshow", function () {
+    // Back from a failed send (or the page restored from the cache), or the sheet kept on the phone to send
+    // later (static/js/outbox.js): usable again.
+    function usable() {
       form.removeAttribute("data-sending");
       buttons.forEach(function (button) { button.disabled = false; });
       if (submit) { submit.textContent = label; }
-    });
+    }
+    window.addEventListener("pageshow", usable);
+    form.addEventListener("outbox:queued", function () { window.setTimeout(usable, 0); });
     // The live check says whether the sheet has mistakes: those block sending until corrected.
     document.body.addEventListener("htmx:afterSwap", function (event) {
       if (!submit || !event.detail || !event.detail.target || event.detail.target.id !== "sheet-check") { return; }

@@ -556,6 +556,8 @@ NOT_PAGES = {
     "round-clock", "manage-export", "event-export-json", "event-export-standings", "event-export-results",
     "api-event", "api-standings", "api-draw", "api-player",
     "manage-staff-add", "manage-staff-remove", "manage-staff-link",  # POSTs (the link page answers one)
+    "service-worker", "referee-link-manifest", "referee-link-status", "referee-status",  # JavaScript, JSON
+    "desk-checkin-queued",
 }
 
 

@@ -24,6 +24,7 @@ from tests.fuzz.checks import assert_whole, broken_rules
 from tests.fuzz.coverage import event_pages, filled_paths, posting_routes, real_arguments, route_patterns
 from tests.fuzz.endpoints import BY_NAME, ENDPOINTS, Endpoint
 from tests.fuzz.engine import (
+    UNWATCHED_COLUMNS,
     changes,
     check_answer,
     effective_role,
@@ -148,7 +149,7 @@ def touched_events(changed: dict, festival) -> list:
     ids = set()
     for label, rows in changed.items():
         model = apps.get_model(label)
-        names = [f.attname for f in model._meta.concrete_fields if f.attname != "last_login"]
+        names = [f.attname for f in model._meta.concrete_fields if f.attname not in UNWATCHED_COLUMNS]
         if "event_id" in names:
             ids.update(row[names.index("event_id")] for row in rows if len(row) == len(names))
     return list(festival.events.filter(pk__in=ids)) or list(festival.events.order_by("pk")[:1])

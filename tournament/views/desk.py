@@ -7,6 +7,7 @@ row and the counts, so a whole morning of check-ins needs no page reload.
 from urllib.parse import urlencode
 
 from django.contrib import messages
+from django.http import JsonResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import path, reverse
 from django.utils import timezone
@@ -32,6 +33,7 @@ from ..services.checkin import (
     walk_in,
 )
 from ..services.late_places import give_late_places, late_places, waiting_line
+from ..services.queued_checkin import ALREADY, KEY_SHAPE, check_in_queued
 from ..services.registration import correct_player
 from .helpers import staff_view
 
@@ -149,6 +151,26 @@ def undo(request, event, registration):
     return _tap(request, event, registration, undo_check_in, _("Check-in of %(name)s undone."))
 
 
+@require_POST
+@desk_view
+def checkin_queued(request, event, registration):
+    """A check-in tapped offline, sent by the desk's outbox: answers JSON, with what the desk should show."""
+    registration = _registration(event, registration)
+    name = {"name": registration.player.name}
+    key = request.POST.get("key", "")
+    if not KEY_SHAPE.fullmatch(key):
+        return JsonResponse({"status": "refused", "message": _("This check-in was not sent by the desk page.")},
+                            status=400)
+    try:
+        registration, outcome = check_in_queued(registration=registration, actor=Actor.of(request), key=key)
+    except ServiceError as refusal:
+        return JsonResponse({"status": "refused", "message": refusal.message})
+    if outcome == ALREADY:
+        return JsonResponse({"status": outcome, "message": _(
+            "%(name)s was already checked in by another desk: not checked in twice.") % name})
+    return JsonResponse({"status": outcome, "message": _("%(name)s is checked in.") % name})
+
+
 def _registration(event, registration_id: int) -> Registration:
     return get_object_or_404(Registration.objects.select_related("player"), pk=registration_id, event=event)
 
@@ -253,6 +275,8 @@ urlpatterns = [
     path("<slug:festival>/<slug:event>/missing/", missing, name="desk-missing"),
     path("<slug:festival>/<slug:event>/r/<int:registration>/checkin/", checkin, name="desk-checkin"),
     path("<slug:festival>/<slug:event>/r/<int:registration>/undo/", undo, name="desk-undo"),
+    path("<slug:festival>/<slug:event>/r/<int:registration>/checkin/queued/", checkin_queued,
+         name="desk-checkin-queued"),
     path("<slug:festival>/<slug:event>/walk-in/", walk_in_view, name="desk-walk-in"),
     path("<slug:festival>/<slug:event>/r/<int:registration>/link/", link, name="desk-link"),
     path("<slug:festival>/<slug:event>/r/<int:registration>/correct/", correct, name="desk-correct"),

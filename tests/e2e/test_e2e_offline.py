@@ -1,0 +1,252 @@
+"""The hall's Wi-Fi drops: in Chromium at phone size with the browser context set offline and back online.
+
+A referee's table link keeps working: the sheet page comes from the phone's cache (service worker), a sheet
+sent offline waits on the phone and arrives once when the connection returns (the idempotency key, R9), and
+the chief referee confirms it. A queued sheet the server refuses on arrival (a mistake the rules engine finds,
+R4–R6) shows why, and is corrected and sent again. Signing out leaves no staff page in the phone's cache.
+"""
+
+import re
+
+import pytest
+from playwright.sync_api import expect
+
+from scoring.models import ScoreSheet
+from scoring.services.links import assign_referee, ensure_links
+from tests.factories import make_staff, released_stage
+from tournament.services import seating
+from tournament.services.audit import Actor
+
+QUEUED = "Saved on this phone — not sent yet (no connection)."
+SENT = "Sent — waiting for the chief referee."
+
+
+@pytest.fixture
+def table():
+    stage = released_stage(4)
+    link = ensure_links(event=stage.event, actor=Actor(label="organiser"))[0]
+    seats = seating.seats(seating.game_draw(stage, 1), table=link.table_number)
+    return stage, link, seats
+
+
+def sheets_of(stage):
+    return list(ScoreSheet.objects.filter(stage=stage, game=1))
+
+
+def wait_until_cached(page, path: str) -> None:
+    """The service worker controls the page and holds `path` in one of its caches."""
+    page.wait_for_function("() => navigator.serviceWorker.controller !== null")
+    for _ in range(100):  # a wait, not a timing assertion: the worker fetches in the background
+        if page.evaluate("async (path) => !!(await caches.match(path, {ignoreSearch: true}))", path):
+            return
+        page.wait_for_timeout(100)
+    raise AssertionError(f"{path} never reached the cache: {cached_paths(page)}")
+
+
+def cached_paths(page) -> list[str]:
+    return page.evaluate("""async () => {
+        const found = [];
+        for (const name of await caches.keys()) {
+            for (const request of await (await caches.open(name)).keys()) {
+                found.push(name.split('-').slice(0, 2).join('-') + ' ' + new URL(request.url).pathname);
+            }
+        }
+        return found;
+    }""")
+
+
+def fill(page, *, jokers_of_seat_4: int = 0) -> None:
+    page.locator('label[for="went-out-1"]').click()  # also chooses "went out" as the end
+    page.fill("#id_s2_rack_value", "12")
+    page.fill("#id_s2_jokers", "0")
+    page.fill("#id_s3_tiles", "K7 K8")
+    page.fill("#id_s4_rack_value", "9")
+    page.fill("#id_s4_jokers", str(jokers_of_seat_4))
+
+
+def nudge(page) -> None:
+    """The page comes back to the front: its outbox sends and asks again (as on a timer, without waiting)."""
+    page.evaluate("document.dispatchEvent(new Event('visibilitychange'))")
+
+
+def test_a_sheet_sent_offline_waits_on_the_phone_arrives_once_and_the_chief_confirms_it(
+        table, phone, server, shot, sign_in):
+    stage, link, seats = table
+    referee = phone("referee")
+    context = referee.context
+    table_url = server.url("referee-link-table", token=link.token)
+    game_path = server.url("referee-link-game", token=link.token, stage=1, game=1).removeprefix(server.root)
+
+    referee.goto(table_url)
+    manifest = referee.locator('link[rel="manifest"]').get_attribute("href")
+    wait_until_cached(referee, game_path)  # the table page asked the worker to keep its sheet to enter
+    shot(referee, "table-online")
+
+    context.set_offline(True)
+    referee.get_by_role("link", name="Enter the scores").first.click()
+    expect(referee.locator("h1")).to_have_text(f"Table {link.table_number}, game 1")
+    referee.reload()  # a reload with no connection: the sheet from the phone's cache, with the seated players
+    for seat in seats:
+        expect(referee.locator(f'#seat-{seat.position} legend.h5')).to_contain_text(
+            seat.registration.player.name)
+    fill(referee)
+    expect(referee.locator("[data-offline-check]")).to_be_visible()  # no live check: checked on arrival
+    shot(referee, "filled-offline")
+
+    referee.locator(".sheet-submit").click()
+    status = referee.locator('[data-outbox-game="1"]')
+    expect(status).to_have_text(QUEUED)
+    expect(referee.locator(".sheet-submit")).to_be_enabled()
+    assert sheets_of(stage) == []
+    shot(referee, "queued-on-the-phone")
+
+    referee.reload()  # still offline: the queued sheet is still there, and says so
+    expect(referee.locator('[data-outbox-game="1"]')).to_have_text(QUEUED)
+    referee.locator("a", has_text="Back to the table").click()
+    expect(referee.locator('[data-outbox-game="1"]')).to_have_text(QUEUED)
+
+    context.set_offline(False)  # `online`: the outbox sends by itself
+    expect(referee.locator('[data-outbox-game="1"]')).to_have_text(SENT)
+    [sheet] = sheets_of(stage)
+    assert sheet.status == ScoreSheet.Status.SUBMITTED
+    assert sheet.seats.get(position=1).went_out and sheet.seats.get(position=3).tiles == "K7 K8"
+    shot(referee, "sent")
+
+    # The chief referee confirms it; the referee's phone hears of it when it next asks.
+    festival = stage.event.festival
+    chief = make_staff(festival, "chief referee")
+    chief_phone = phone("chief")
+    sign_in(chief_phone, chief, next_url=server.url("board", festival=festival.slug, event=stage.event.slug)
+            .removeprefix(server.root))
+    row = chief_phone.locator(f'#board li[data-table="{link.table_number}"]')
+    expect(row).to_have_attribute("data-state", "submitted")
+    row.get_by_role("button", name="Confirm").click()
+    expect(chief_phone.locator(f'#board li[data-table="{link.table_number}"]')).to_have_attribute(
+        "data-state", "confirmed")
+
+    nudge(referee)
+    expect(referee.locator('[data-outbox-game="1"]')).to_have_text("Confirmed")
+    shot(referee, "confirmed")
+    nudge(referee)
+    referee.evaluate("window.dispatchEvent(new Event('online'))")
+    referee.reload()
+    expect(referee.locator(".sheet-game").first).to_contain_text("Confirmed")
+    assert [s.pk for s in sheets_of(stage)] == [sheet.pk], "sent once, recorded once"
+
+    # The table link installs as an app named by the event and the table.
+    app = referee.request.get(server.root + manifest).json()
+    assert app["name"] == f"{stage.event.name} · Table {link.table_number}"
+    assert app["start_url"] == table_url.removeprefix(server.root) and app["scope"] == app["start_url"]
+    assert {icon["sizes"] for icon in app["icons"]} >= {"192x192", "512x512"}
+
+
+def test_a_queued_sheet_refused_on_arrival_shows_why_and_is_sent_again(table, page, server, shot):
+    stage, link, seats = table
+    game_url = server.url("referee-link-game", token=link.token, stage=1, game=1)
+    page.goto(game_url)
+    wait_until_cached(page, game_url.removeprefix(server.root))
+
+    page.context.set_offline(True)
+    page.reload()
+    fill(page, jokers_of_seat_4=3)  # a rack holds 0 to 2 jokers (R1): nobody can tell offline
+    page.locator(".sheet-submit").click()
+    expect(page.locator('[data-outbox-game="1"]')).to_have_text(QUEUED)
+
+    page.context.set_offline(False)
+    # The server refuses it on arrival: the page is the server's answer, with the sheet as typed and the reason.
+    expect(page.locator("#seat-4-check")).to_contain_text("A rack holds 0 to 2 jokers.")
+    expect(page.locator("#id_s4_jokers")).to_have_value("3")
+    expect(page.locator('[data-outbox-game="1"]')).to_be_hidden()
+    assert sheets_of(stage) == []
+    shot(page, "refused-on-arrival")
+
+    page.fill("#id_s4_jokers", "0")
+    expect(page.locator("#sheet-check")).to_contain_text("No problems found.")
+    page.locator(".sheet-submit").click()
+    expect(page.locator("h1")).to_have_text(f"Table {link.table_number}")
+    expect(page.locator(".sheet-game").first).to_contain_text("Submitted")
+    [sheet] = sheets_of(stage)
+    assert sheet.seats.get(position=4).jokers == 0
+    shot(page, "corrected-and-sent")
+
+
+def test_signing_out_leaves_no_staff_page_in_the_cache(table, page, server, sign_in):
+    stage, link, seats = table
+    referee = make_staff(stage.event.festival, "referee")
+    assign_referee(stage=stage, table_number=link.table_number, user=referee, actor=Actor(label="organiser"))
+    own_table = server.url("referee-table", stage_id=stage.pk, table=link.table_number).removeprefix(server.root)
+    sign_in(page, referee, next_url=own_table)
+    wait_until_cached(page, own_table)
+    page.goto(server.url("referee-link-table", token=link.token))
+    wait_until_cached(page, f"/t/{link.token}/")
+    page.goto(server.url(own_table))
+    assert any(path.startswith("rk-staff /referee/") for path in cached_paths(page))
+
+    with page.expect_navigation():
+        page.get_by_role("button", name="Sign out").click()
+    left = cached_paths(page)
+    assert not [path for path in left if "/referee/" in path or "/t/" in path or "/desk/" in path], left
+    assert not [path for path in left if path.startswith(("rk-staff", "rk-table"))], left
+
+
+def test_a_players_standings_page_opens_offline_with_its_time(table, page, server, shot):
+    stage, link, seats = table
+    festival, event = stage.event.festival, stage.event
+    standings = server.url("public-standings", festival=festival.slug, event=event.slug)
+    page.goto(standings)
+    expect(page.locator("[data-offline-asof]")).to_be_hidden()  # online: nothing to say
+    wait_until_cached(page, standings.removeprefix(server.root))
+
+    page.context.set_offline(True)
+    page.reload()
+    expect(page.locator("h1")).to_contain_text("Standings")
+    expect(page.locator("[data-offline-asof]")).to_be_visible()
+    expect(page.locator("[data-offline-asof]")).to_have_text(re.compile(r"^As of \d\d:\d\d — no connection$"))
+    shot(page, "standings-offline")
+
+    page.context.set_offline(False)  # back: the page refreshes itself from the server
+    expect(page.locator("[data-offline-asof]")).to_be_hidden()
+
+
+# --- the desk --------------------------------------------------------------------------------------------
+
+def test_the_desk_checks_in_three_players_offline_and_each_arrives_once(phone, server, shot, sign_in):
+    from tests.factories import make_event, make_player, make_registration
+    from tournament.models import AuditEntry, Event, Registration
+    from tournament.services.checkin import check_in
+
+    event = make_event(checkin_override=Event.CheckinOverride.OPEN)
+    names = ["김민준", "김서연", "Chan Tai Man", "Lee Ka Yan"]
+    registrations = {name: make_registration(event, make_player(event.festival, name=name)) for name in names}
+    page = phone("desk")
+    missing = server.url("desk-missing", festival=event.festival.slug, event=event.slug)
+    sign_in(page, make_staff(event.festival, "desk"), next_url=missing.removeprefix(server.root))
+    wait_until_cached(page, missing.removeprefix(server.root))
+
+    page.context.set_offline(True)
+    page.reload()  # the list of who is missing, from the phone's cache
+    for name in names[:3]:
+        page.locator("li", has_text=name).get_by_role("button", name="Check in").click()
+        expect(page.locator("li", has_text=name).locator("[data-desk-queued]")).to_be_visible()
+    expect(page.locator("[data-desk-waiting]")).to_have_text("Waiting to send (3)")
+    page.reload()  # still kept, still offline
+    expect(page.locator("[data-desk-waiting]")).to_have_text("Waiting to send (3)")
+    assert not Registration.objects.filter(event=event, checked_in_at__isnull=False).exists()
+    shot(page, "three-waiting")
+
+    # Meanwhile another desk (online) checks 김서연 in.
+    check_in(registration=registrations["김서연"], actor=Actor(label="the other desk"))
+
+    page.context.set_offline(False)
+    expect(page.locator("[data-desk-waiting]")).to_be_hidden()
+    reports = page.locator("[data-desk-report]")
+    expect(reports).to_have_count(3)
+    expect(page.locator('[data-desk-report="problem"]')).to_have_text(
+        "김서연 was already checked in by another desk: not checked in twice.")
+    shot(page, "sent")
+    page.evaluate("window.dispatchEvent(new Event('online'))")  # a second flush finds nothing to send
+    expect(reports).to_have_count(3)
+    arrived = Registration.objects.filter(event=event, checked_in_at__isnull=False)
+    assert set(arrived.values_list("player__name", flat=True)) == set(names[:3])
+    for name in names[:3]:
+        assert AuditEntry.objects.filter(action="checkin.in", target_id=registrations[name].pk).count() == 1, name

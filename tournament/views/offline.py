@@ -1,0 +1,61 @@
+"""The service worker that keeps the referee's table, the desk and the players' pages working through a dropped
+hall Wi-Fi.
+
+It is `static/js/sw.js`, served here at the site root (`/sw.js`) so that its scope covers the table links
+(`/t/<token>/…`), the desk and the players' pages; what it caches, and what it never caches, is decided in that
+file. Pages that want it name it `/sw.js?v=<version>` (the `offline_worker` context variable): the version is
+a hash of the scripts, styles and icons, so an update of the app installs a new worker, which drops the
+caches of the old one.
+"""
+
+import hashlib
+from functools import cache
+from pathlib import Path
+
+from django.conf import settings
+from django.contrib.staticfiles import finders
+from django.http import HttpResponse
+from django.urls import path, reverse
+from django.views.decorators.http import require_safe
+
+WORKER = "js/sw.js"
+# The assets a sheet needs, whose change must refresh every phone's copy.
+VERSIONED = ("js", "css", "vendor", "icons")
+
+
+def _static_file(name: str) -> Path:
+    found = finders.find(name)
+    return Path(found if found else Path(settings.STATIC_ROOT) / name)
+
+
+@cache
+def offline_version() -> str:
+    """A short hash of every script, style and icon: it names the caches of this version of the app."""
+    digest = hashlib.sha256()
+    root = _static_file(WORKER).parent.parent
+    for folder in VERSIONED:
+        for file in sorted((root / folder).rglob("*")):
+            if file.is_file():
+                digest.update(file.relative_to(root).as_posix().encode())
+                digest.update(file.read_bytes())
+    return digest.hexdigest()[:12]
+
+
+@require_safe
+def service_worker(request):
+    response = HttpResponse(_static_file(WORKER).read_bytes(), content_type="text/javascript; charset=utf-8")
+    # Browsers look for an update of the worker on every navigation; it must never come from a cache.
+    response["Cache-Control"] = "no-cache"
+    response["Service-Worker-Allowed"] = "/"
+    return response
+
+
+
+def offline_context(request) -> dict:
+    """Context processor: the worker's address, with the version that names its caches."""
+    return {"offline_worker": f"{reverse('service-worker')}?v={offline_version()}"}
+
+
+urlpatterns = [
+    path("sw.js", service_worker, name="service-worker"),
+]

@@ -1,8 +1,8 @@
 """Live public pages: standings, a player's games, the hall display. No login, no JavaScript needed.
 
 Each page has a full version and a "live" fragment that htmx polls (inside `data-poll`, so hidden tabs
-skip it). Both answer with an ETag built from `scoring.live.event_version`; an unchanged page costs two
-small queries and a 304. Query counts do not grow with the number of players. What each page shows follows
+skip it). Both answer with an ETag built from `scoring.live.event_version`; an unchanged page costs no
+query (the event and its version come from the shared cache, tournament/public_cache.py) and a 304. Query counts do not grow with the number of players. What each page shows follows
 the event's public switches, through tournament/visibility.py (the one rule for every public page).
 """
 
@@ -19,6 +19,7 @@ from django.views.decorators.http import condition
 from tournament.models import Event, Registration, Stage
 from tournament.models.registration import name_key
 from tournament.services import seating
+from tournament.public_cache import public_event
 from tournament.views.helpers import get_event
 from tournament.visibility import visibility
 
@@ -40,7 +41,7 @@ def _event(request, festival: str, event: str) -> Event:
     """The event, fetched once per request (the ETag function and the view both need it)."""
     cached = getattr(request, "_public_event", None)
     if cached is None:
-        cached = request._public_event = get_event(festival, event)
+        cached = request._public_event = public_event(festival, event)
     return cached
 
 

@@ -20,8 +20,10 @@ SWITCHES = list(itertools.product((False, True), repeat=3))  # (draw, standings,
 
 
 def switch(event, draw, standings, scores):
-    Event.objects.filter(pk=event.pk).update(public_draw=draw, public_standings=standings, public_scores=scores)
+    # Saved as the event's settings form saves them, which drops the public pages' cached event row.
     event.refresh_from_db()
+    event.public_draw, event.public_standings, event.public_scores = draw, standings, scores
+    event.save(update_fields=["public_draw", "public_standings", "public_scores"])
 
 
 def urls(event, number: int) -> dict[str, str]:

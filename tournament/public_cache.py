@@ -7,7 +7,7 @@ shared by every worker — and dropped when they change:
 - an event's version when an audit record or a conduct record of the event is written or deleted (every
   service that changes what the public sees writes one), immediately and again once the transaction
   commits, so a reader that fetched the old version in between cannot keep it;
-- an event row when the event or its festival is saved or deleted.
+- an event row when the event or its festival is saved (under its old and its new address) or deleted.
 
 Everything is also kept only a few seconds (`SECONDS`), which bounds what the dropping cannot reach: a
 `QuerySet.update()` that sends no signal, a reader that stored the old value just after the commit, and the
@@ -17,7 +17,7 @@ Staff pages never read from here: they change these rows and must see them as th
 
 from django.core.cache import cache
 from django.db import transaction
-from django.db.models.signals import post_delete, post_save
+from django.db.models.signals import post_delete, post_save, pre_save
 
 SECONDS = 2
 
@@ -40,6 +40,16 @@ def _record_changed(sender, instance, **kwargs):
         forget(version_key(instance.event_id))
 
 
+def _event_saving(sender, instance, **kwargs):
+    """The address the event had until now (a renamed event must not answer there from the cache)."""
+    from .models import Event
+
+    if instance.pk is not None:
+        old = Event.objects.filter(pk=instance.pk).values_list("festival__slug", "slug").first()
+        if old is not None:
+            forget(event_key(*old))
+
+
 def _event_changed(sender, instance, **kwargs):
     from .models import Festival
 
@@ -48,11 +58,15 @@ def _event_changed(sender, instance, **kwargs):
         forget(event_key(slug, instance.slug), version_key(instance.pk))
 
 
-def _festival_changed(sender, instance, **kwargs):
-    from .models import Event
+def _festival_saving(sender, instance, **kwargs):
+    """Every event of the festival, under the festival's address until now and from now on."""
+    from .models import Event, Festival
 
-    slugs = Event.objects.filter(festival_id=instance.pk).values_list("slug", flat=True) if instance.pk else []
-    keys = [event_key(instance.slug, slug) for slug in slugs]
+    if instance.pk is None:
+        return
+    old = Festival.objects.filter(pk=instance.pk).values_list("slug", flat=True).first()
+    slugs = list(Event.objects.filter(festival_id=instance.pk).values_list("slug", flat=True))
+    keys = [event_key(festival, slug) for festival in {old, instance.slug} - {None} for slug in slugs]
     if keys:
         forget(*keys)
 
@@ -63,8 +77,10 @@ def connect() -> None:
     for model in (AuditEntry, ConductRecord):
         post_save.connect(_record_changed, sender=model, dispatch_uid=f"public-cache-{model.__name__}-save")
         post_delete.connect(_record_changed, sender=model, dispatch_uid=f"public-cache-{model.__name__}-delete")
+    pre_save.connect(_event_saving, sender=Event, dispatch_uid="public-cache-event-saving")
     post_save.connect(_event_changed, sender=Event, dispatch_uid="public-cache-event-save")
-    post_save.connect(_festival_changed, sender=Festival, dispatch_uid="public-cache-festival-save")
+    # Before the save, while the old address can still be read; the keys lapse within SECONDS anyway.
+    pre_save.connect(_festival_saving, sender=Festival, dispatch_uid="public-cache-festival-saving")
     # Deleted rows: the event resolves to nothing anyway once its key lapses; drop it now.
     post_delete.connect(_event_changed, sender=Event, dispatch_uid="public-cache-event-delete")
 

@@ -43,15 +43,16 @@ MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
     # Outside the rest, so refusals and error pages of the staff addresses are never stored either.
     "tournament.middleware.NoStoreForStaffMiddleware",
-    "csp.middleware.CSPMiddleware",
+    "tournament.middleware.CSPMiddleware",  # django-csp's, building the policy once
     "whitenoise.middleware.WhiteNoiseMiddleware",
-    "django.contrib.sessions.middleware.SessionMiddleware",
+    # Django's session, auth and messages middleware, skipped for anonymous public polls (tournament/middleware.py).
+    "tournament.middleware.SessionMiddleware",
     "tournament.middleware.ResetTimezoneMiddleware",
     "django.middleware.locale.LocaleMiddleware",
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
-    "django.contrib.auth.middleware.AuthenticationMiddleware",
-    "django.contrib.messages.middleware.MessageMiddleware",
+    "tournament.middleware.AuthenticationMiddleware",
+    "tournament.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "django_htmx.middleware.HtmxMiddleware",
     "django_ratelimit.middleware.RatelimitMiddleware",

@@ -18,8 +18,8 @@ from django.views.decorators.http import condition
 
 from tournament.models import Event, Registration, Stage
 from tournament.models.registration import name_key
-from tournament.services import seating
 from tournament.public_cache import public_event
+from tournament.services import seating
 from tournament.views.helpers import get_event
 from tournament.visibility import visibility
 

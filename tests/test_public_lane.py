@@ -80,3 +80,28 @@ def test_a_renamed_event_is_not_served_from_the_cache_under_its_old_address(clie
     old_slug, event.slug = event.slug, event.slug + "-renamed"
     event.save()
     assert client.get(reverse("public-standings-live", kwargs=kwargs)).status_code == 404, old_slug
+
+
+def test_a_stored_page_gives_every_visitor_their_own_working_csrf_token():
+    """Full public pages are rendered once per version; the language form's token is each visitor's own."""
+    from django.test import Client
+
+    from tournament.context_processors import CSRF_PLACEHOLDER
+
+    event = make_event()
+    url = reverse("public-standings", kwargs={"festival": event.festival.slug, "event": event.slug})
+    tokens = []
+    for _ in range(2):
+        visitor = Client(enforce_csrf_checks=True)
+        page = visitor.get(url)
+        html = page.content.decode()
+        assert page.status_code == 200 and CSRF_PLACEHOLDER not in html
+        token = html.split('name="csrfmiddlewaretoken" value="')[1].split('"')[0]
+        tokens.append(token)
+        switched = visitor.post(reverse("set_language"), {"language": "ko", "next": url, "csrfmiddlewaretoken": token})
+        assert switched.status_code == 302  # the token matches this visitor's cookie
+    assert tokens[0] != tokens[1]
+    stranger = Client(enforce_csrf_checks=True)
+    stranger.get(url)
+    refused = stranger.post(reverse("set_language"), {"language": "ko", "next": url, "csrfmiddlewaretoken": "x" * 64})
+    assert refused.status_code == 403

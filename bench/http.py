@@ -20,7 +20,8 @@ What runs, all on loopback and stopped by pid at the end (also on Ctrl-C or an e
   machine differs (upstream address, listening port, cache folder, no Docker resolver).
 
 wrk and the servers share the machine's cores, as in the issue's figures, so compare shares within a run,
-not req/s across machines.
+not req/s across machines. On a machine other programs also load, the gunicorn CPU time per request (read
+from /proc) is the steadier figure; the table gives both.
 """
 
 from __future__ import annotations
@@ -127,6 +128,23 @@ def wrk(url: str, seconds: int, headers: dict) -> dict:
             "errors": int(errors.group(1)) if errors else 0, "socket_errors": socket_errors.group(1) if socket_errors else ""}
 
 
+TICK = os.sysconf("SC_CLK_TCK")
+
+
+def cpu_seconds(pid: int) -> float:
+    """CPU time of a process and its children (gunicorn's workers), from /proc: a figure the other programs
+    on a shared machine do not distort as much as req/s."""
+    total = 0.0
+    for stat in Path("/proc").glob("[0-9]*/stat"):
+        try:
+            fields = stat.read_text().rsplit(")", 1)[1].split()
+        except OSError:
+            continue
+        if stat.parent.name == str(pid) or fields[1] == str(pid):
+            total += (int(fields[11]) + int(fields[12])) / TICK
+    return total
+
+
 def drained(url: str, seconds: float = 60) -> None:
     """Wait until the workers have worked off the requests wrk left queued, so one run does not slow the next."""
     deadline = time.monotonic() + seconds
@@ -138,12 +156,17 @@ def drained(url: str, seconds: float = 60) -> None:
         time.sleep(0.5)
 
 
-def measure(host: str, floor_host: str, plan: dict, seconds: int) -> list[tuple[str, str, dict]]:
+def measure(host: str, floor_host: str, plan: dict, seconds: int, servers: dict[str, int]) -> list[tuple[str, str, dict]]:
+    """`servers`: the pid of the gunicorn that answers "floor" and "app" (its CPU time per request is counted)."""
     base = host + plan["base"]
 
-    def run(url: str, headers: dict) -> dict:
+    def run(url: str, headers: dict, server: str = "app") -> dict:
         drained(base + "standings/live/")
-        return wrk(url, seconds, headers)
+        before = cpu_seconds(servers[server])
+        result = wrk(url, seconds, headers)
+        requests = result["rps"] * seconds
+        result["cpu_ms"] = 1000 * (cpu_seconds(servers[server]) - before) / requests if requests else float("nan")
+        return result
 
     paths = [("standings/live/", "fragment"), ("standings/", "standings"), (f"player/{plan['player']}/", "player")]
     for _ in range(3):  # every worker imports, compiles its templates and builds its snapshot first
@@ -156,7 +179,7 @@ def measure(host: str, floor_host: str, plan: dict, seconds: int) -> list[tuple[
         raise RuntimeError(f"the standings fragment answered {status} without an ETag")
     if get(base + "standings/live/", {"If-None-Match": etag})[0] != 304:
         raise RuntimeError("the unchanged fragment did not answer 304")
-    rows = [("bare Django hello (CommonMiddleware only)", "floor", run(floor_host + "/hello/", {})),
+    rows = [("bare Django hello (CommonMiddleware only)", "floor", run(floor_host + "/hello/", {}, "floor")),
             ("standings live fragment, unchanged → 304", "304", run(base + "standings/live/", {"If-None-Match": etag}))]
     labels = {"fragment": "standings live fragment → 200", "standings": "standings full page",
               "player": "player page"}
@@ -166,13 +189,16 @@ def measure(host: str, floor_host: str, plan: dict, seconds: int) -> list[tuple[
 
 def table(title: str, rows: list[tuple[str, str, dict]]) -> str:
     floor = rows[0][2]["rps"]
-    lines = [f"### {title}", "", "| path | req/s | p50 ms | p99 ms | share of the floor | target | non-2xx/3xx |",
-             "|---|---:|---:|---:|---:|---:|---:|"]
+    floor_cpu = rows[0][2]["cpu_ms"]
+    lines = [f"### {title}", "", "| path | req/s | p50 ms | p99 ms | share of the floor | gunicorn CPU ms/request | "
+             "share of the floor by CPU | target | non-2xx/3xx |", "|---|---:|---:|---:|---:|---:|---:|---:|---:|"]
     for label, kind, result in rows:
         share = 100 * result["rps"] / floor
+        cpu_share = 100 * floor_cpu / result["cpu_ms"] if result["cpu_ms"] else float("nan")
         target = f"≥ {TARGETS[kind]} %" if kind in TARGETS else ""
         lines.append(f"| {label} | {result['rps']:,.0f} | {result['p50']:.2f} | {result['p99']:.2f} | {share:.1f} % | "
-                     f"{target} | {result['errors']}{' ' + result['socket_errors'] if result['socket_errors'] else ''} |")
+                     f"{result['cpu_ms']:.2f} | {cpu_share:.0f} % | {target} | "
+                     f"{result['errors']}{' ' + result['socket_errors'] if result['socket_errors'] else ''} |")
     return "\n".join(lines)
 
 
@@ -254,21 +280,24 @@ def main(argv: list[str] | None = None) -> int:
                                stdout=log, stderr=subprocess.STDOUT, check=True)
             plan = json.loads((tmp / "plan.json").read_text())
             app_port, floor_port = free_port(), free_port()
-            processes.append(subprocess.Popen(
+            app_server = subprocess.Popen(
                 [str(BIN / "gunicorn"), "config.wsgi:application", "--workers", str(WORKERS), "--bind",
                  f"127.0.0.1:{app_port}", "--error-logfile", str(tmp / "gunicorn.log")],
-                env=env, cwd=ROOT, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL))
-            processes.append(subprocess.Popen(
+                env=env, cwd=ROOT, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+            processes.append(app_server)
+            floor_server = subprocess.Popen(
                 [str(BIN / "gunicorn"), "bench.floor:application", "--workers", str(WORKERS), "--bind",
                  f"127.0.0.1:{floor_port}"],
                 env={**os.environ, "DJANGO_SETTINGS_MODULE": "bench.floor"}, cwd=ROOT,
-                stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL))
+                stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+            processes.append(floor_server)
+            servers = {"app": app_server.pid, "floor": floor_server.pid}
             app, floor = f"http://127.0.0.1:{app_port}", f"http://127.0.0.1:{floor_port}"
             wait_until_up(app + plan["base"] + "standings/")
             wait_until_up(floor + "/hello/")
             print(f"{args.players}-player Busan event played to the end, SQLite, cache: {cache}; gunicorn "
                   f"{WORKERS} sync workers; wrk {THREADS} threads, {CONNECTIONS} connections, {args.seconds} s a path\n")
-            print(table("gunicorn, no proxy", measure(app, floor, plan, args.seconds)), flush=True)
+            print(table("gunicorn, no proxy", measure(app, floor, plan, args.seconds, servers)), flush=True)
             if not args.no_nginx:
                 if not (shutil.which("nginx") or Path("/usr/sbin/nginx").exists()):
                     print("\nnginx is missing (apt-get install nginx): skipped the proxy run", file=sys.stderr)
@@ -276,7 +305,7 @@ def main(argv: list[str] | None = None) -> int:
                 app_proxy, floor_proxy = free_port(), free_port()
                 processes.append(start_nginx(tmp / "nginx-app", app_proxy, f"127.0.0.1:{app_port}"))
                 processes.append(start_nginx(tmp / "nginx-floor", floor_proxy, f"127.0.0.1:{floor_port}"))
-                rows = measure(f"http://127.0.0.1:{app_proxy}", f"http://127.0.0.1:{floor_proxy}", plan, args.seconds)
+                rows = measure(f"http://127.0.0.1:{app_proxy}", f"http://127.0.0.1:{floor_proxy}", plan, args.seconds, servers)
                 print("\n" + table("behind nginx (deploy/nginx.conf)", rows))
         finally:
             for process in reversed(processes):

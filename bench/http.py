@@ -212,7 +212,10 @@ def nginx_conf(prefix: Path, port: int, upstream: str) -> Path:
     site = re.sub(r"listen 80;", f"listen 127.0.0.1:{port};", site)
     site = site.replace("/var/cache/nginx/rummikub", str(prefix / "cache"))
     temp = "\n".join(f"    {name}_temp_path {prefix / name};" for name in ("client_body", "proxy", "fastcgi", "uwsgi", "scgi"))
-    main = f"""worker_processes auto;
+    # Started by root (a CI container), nginx's workers would run as nobody and could not use the cache folder
+    # inside a private temporary directory; they stay the caller, as they do for anyone else.
+    user = "user root;\n" if os.geteuid() == 0 else ""
+    main = f"""{user}worker_processes auto;
 pid {prefix / 'nginx.pid'};
 error_log {prefix / 'error.log'} warn;
 events {{ worker_connections 1024; }}

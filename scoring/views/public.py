@@ -104,7 +104,11 @@ def live(page: str, *, fragment: bool = False):
 
         def wrapped(request, *args, **kwargs):
             response = conditional(request, *args, **kwargs)
-            patch_cache_control(response, no_cache=True, private=True)
+            # An anonymous fragment is the same for every phone of that language (it is shared above), so a
+            # shared cache may keep it (deploy/nginx.conf, 1 s); a page carries the visitor's CSRF token and
+            # anything signed in is personal.
+            shareable = fragment and public_lane(request)
+            patch_cache_control(response, no_cache=True, **({} if shareable else {"private": True}))
             return response
         wrapped.__name__ = view.__name__
         wrapped.__doc__ = view.__doc__

@@ -12,7 +12,6 @@ from scoring.results.event import event_results, event_year
 from scoring.simulation import simulate
 from tests.factories import make_staff, released_stage
 from tests.scoring.helpers import chief_of, play_game, text
-from tournament.models import Event
 
 pytestmark = pytest.mark.django_db
 

@@ -4,7 +4,7 @@ VENV := .venv
 PY := $(VENV)/bin/python
 STAMP := $(VENV)/.installed-$(shell cat pyproject.toml | cksum | cut -d' ' -f1)
 
-.PHONY: run test setup migrate demo bench loadtest lint messages backup restore check-deploy
+.PHONY: run test setup migrate demo bench bench-http loadtest lint messages backup restore check-deploy
 
 $(STAMP): pyproject.toml
 	test -x $(PY) || $(PYTHON) -m venv $(VENV)
@@ -35,6 +35,10 @@ bench: setup
 	$(PY) -m bench.sheets $(BENCH_ARGS)
 	$(PY) -m bench.standings $(BENCH_ARGS)
 	$(PY) -m bench.pages
+
+# Public pages over HTTP beside bare Django: gunicorn, then nginx (needs Debian's wrk, nginx, redis-server).
+bench-http: setup
+	$(PY) -m bench.http $(BENCH_HTTP_ARGS)
 
 # Bounded load test on loopback (about 5 minutes); DATABASE_URL=postgres://… adds the PostgreSQL run.
 loadtest: setup

@@ -4,8 +4,8 @@
   what the public sees (sheets confirmed or corrected, draws released or taken back, Hong Kong movement,
   lots, stages closed, check-in, registrations) writes an `AuditEntry` with `event=`; conduct records are
   counted too, in case one is created without an audit line. So the version is the newest audit id and
-  the newest conduct id of the event: one indexed query, no cache to invalidate, and it works the same
-  with several gunicorn workers (the default cache is per process). Actions the public does not see
+  the newest conduct id of the event: one indexed query, kept a few seconds in the shared cache and
+  dropped whenever such a record is written (tournament/public_cache.py). Actions the public does not see
   (`QUIET_ACTIONS`: a submitted sheet, a draft draw …) are left out. Event settings that are not audited
   (what the public sees, the standings order, the rules) go into the ETag from the event row itself.
   scoring/views/public.py also keys its rendered fragments by the ETag (one rendering per change).
@@ -15,10 +15,12 @@
 import hashlib
 from dataclasses import dataclass
 
+from django.core.cache import cache
 from django.db.models import Count, OuterRef, Subquery
 from django.utils.translation import get_language
 
 from tournament.models import AuditEntry, ConductRecord, Draw, Event, Stage
+from tournament.public_cache import SECONDS, version_key
 
 from .models import ScoreSheet
 
@@ -36,7 +38,19 @@ QUIET_ACTIONS = (
 
 
 def event_version(event: Event) -> tuple[int, int]:
-    """(newest audit id, newest conduct id) of the event: changes whenever public data may have changed."""
+    """(newest audit id, newest conduct id) of the event: changes whenever public data may have changed.
+
+    Kept in the shared cache and dropped when a record is written (tournament/public_cache.py), so an
+    unchanged poll runs no SQL."""
+    key = version_key(event.pk)
+    version = cache.get(key)
+    if version is None:
+        version = _stored_version(event)
+        cache.set(key, version, SECONDS)
+    return version
+
+
+def _stored_version(event: Event) -> tuple[int, int]:
     audited = AuditEntry.objects.filter(event=OuterRef("pk")).exclude(action__in=QUIET_ACTIONS)
     newest = (
         Event.objects.filter(pk=event.pk)

@@ -6,3 +6,8 @@ class TournamentConfig(AppConfig):
     name = "tournament"
     verbose_name = _("Tournament")
     default_auto_field = "django.db.models.BigAutoField"
+
+    def ready(self):
+        from . import public_cache
+
+        public_cache.connect()

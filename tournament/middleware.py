@@ -1,5 +1,17 @@
+import re
+from dataclasses import asdict
+
+from csp.constants import HEADER
+from csp.middleware import CheckableLazyObject
+from csp.middleware import CSPMiddleware as BaseCSPMiddleware
+from csp.utils import build_policy
+from django.conf import settings
+from django.contrib.auth import middleware as auth
+from django.contrib.auth.models import AnonymousUser
+from django.contrib.messages import middleware as messages
+from django.contrib.sessions import middleware as sessions
 from django.utils import timezone
-from django.utils.cache import patch_cache_control
+from django.utils.cache import patch_cache_control, patch_vary_headers
 
 
 class ResetTimezoneMiddleware:
@@ -35,3 +47,82 @@ class NoStoreForStaffMiddleware:
         if request.path_info.startswith(STAFF_PATHS):
             patch_cache_control(response, no_store=True, private=True)
         return response
+
+
+# ------------------------------------------------------------------ the public lane
+# Hundreds of phones poll the public standings, player and hall pages and the API, anonymously. For them the
+# session, sign-in and messages middleware only find out that there is no session. A request takes the lane
+# only when it is a GET or HEAD of one of those addresses and carries no session cookie — exactly the
+# requests those middleware would treat as anonymous anyway — so staff pages, signed-in users and every form
+# keep the whole stack. (CSRF stays for all: public pages carry the language form's token.)
+PUBLIC_LANE = re.compile(r"^/(?:f/[^/]+/[^/]+/(?:standings(?:/\d+)?|player/\d+|hall)/(?:live/)?|api/)")
+
+
+def public_lane(request) -> bool:
+    lane = getattr(request, "_public_lane", None)
+    if lane is None:
+        lane = request._public_lane = (request.method in ("GET", "HEAD")
+                                       and settings.SESSION_COOKIE_NAME not in request.COOKIES
+                                       and PUBLIC_LANE.match(request.path_info) is not None)
+    return lane
+
+
+class _SkippedInLane:
+    """Mixed into one of Django's middleware (a subclass, so Django's checks still find it): requests in the
+    public lane bypass it; every other request goes through it unchanged."""
+
+    def __call__(self, request):
+        if public_lane(request):
+            self.on_skip(request)
+            return self.get_response(request)
+        return super().__call__(request)
+
+    def on_skip(self, request) -> None:
+        pass
+
+
+class SessionMiddleware(_SkippedInLane, sessions.SessionMiddleware):
+    def __call__(self, request):
+        response = super().__call__(request)
+        if public_lane(request):
+            # The answer still depends on cookies (the language cookie; a session would make it personal).
+            patch_vary_headers(response, ("Cookie",))
+        return response
+
+
+class AuthenticationMiddleware(_SkippedInLane, auth.AuthenticationMiddleware):
+    def on_skip(self, request) -> None:
+        request.user = AnonymousUser()  # what the whole stack finds without a session cookie
+
+
+class MessageMiddleware(_SkippedInLane, messages.MessageMiddleware):
+    pass
+
+
+class CSPMiddleware(BaseCSPMiddleware):
+    """django-csp, building the policy once instead of per response: it is the same for every response that
+    uses no nonce and no per-view override (the project uses neither; any that does gets django-csp's own
+    handling). Built anew when the settings object changes (tests override it)."""
+
+    _built: tuple = (None, "")
+
+    def process_response(self, request, response):
+        if (settings.DEBUG or getattr(request, "_csp_nonce", None) is not None
+                or any(hasattr(response, name) for name in _CSP_OVERRIDES)
+                or getattr(settings, "CONTENT_SECURITY_POLICY_REPORT_ONLY", None)):
+            return super().process_response(request, response)
+        config = getattr(settings, "CONTENT_SECURITY_POLICY", None)
+        built_for, policy = CSPMiddleware._built
+        if built_for is not config or config is None:
+            policy = build_policy(**asdict(self.get_policy_parts(request, response)))
+            CSPMiddleware._built = (config, policy)
+        prefixes = tuple((config or {}).get("EXCLUDE_URL_PREFIXES", None) or ())
+        if (policy and HEADER not in response and not getattr(response, "_csp_exempt", False)
+                and not request.path_info.startswith(prefixes)):
+            response[HEADER] = policy
+        request.csp_nonce = CheckableLazyObject(self._csp_nonce_post_response)
+        return response
+
+
+_CSP_OVERRIDES = ("_csp_config", "_csp_update", "_csp_replace", "_csp_config_ro", "_csp_update_ro",
+                  "_csp_replace_ro")

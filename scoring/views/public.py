@@ -1,23 +1,28 @@
 """Live public pages: standings, a player's games, the hall display. No login, no JavaScript needed.
 
 Each page has a full version and a "live" fragment that htmx polls (inside `data-poll`, so hidden tabs
-skip it). Both answer with an ETag built from `scoring.live.event_version`; an unchanged page costs two
-small queries and a 304. Query counts do not grow with the number of players. What each page shows follows
+skip it). Both answer with an ETag built from `scoring.live.event_version`; an unchanged page costs no
+query (the event and its version come from the shared cache, tournament/public_cache.py) and a 304. Query counts do not grow with the number of players. What each page shows follows
 the event's public switches, through tournament/visibility.py (the one rule for every public page).
 """
 
+import hashlib
 from dataclasses import dataclass
 
 from django.core.cache import cache
 from django.db.models import Q
 from django.http import Http404, HttpResponse
+from django.middleware.csrf import get_token
 from django.shortcuts import render
 from django.urls import path
 from django.utils.cache import patch_cache_control
 from django.views.decorators.http import condition
 
+from tournament.context_processors import CSRF_PLACEHOLDER
+from tournament.middleware import public_lane
 from tournament.models import Event, Registration, Stage
 from tournament.models.registration import name_key
+from tournament.public_cache import public_event
 from tournament.services import seating
 from tournament.views.helpers import get_event
 from tournament.visibility import visibility
@@ -40,7 +45,7 @@ def _event(request, festival: str, event: str) -> Event:
     """The event, fetched once per request (the ETag function and the view both need it)."""
     cached = getattr(request, "_public_event", None)
     if cached is None:
-        cached = request._public_event = get_event(festival, event)
+        cached = request._public_event = public_event(festival, event)
     return cached
 
 
@@ -68,14 +73,42 @@ def _shared(view):
     return cached
 
 
+def _shared_page(view):
+    """Full pages for anonymous phones: rendered once per version, language and address, not once per phone.
+
+    Only requests in the public lane (anonymous, no session: no messages, no name in the header) are served
+    from here. A page holds one personal thing, the language form's CSRF token, so it is stored with a
+    placeholder (tournament/context_processors.py) and each answer gets its own token."""
+    def cached(request, *args, **kwargs):
+        if not public_lane(request):
+            return view(request, *args, **kwargs)
+        digest = hashlib.blake2b(request.get_full_path().encode(), digest_size=8).hexdigest()
+        key = f"public-page:{request._public_etag}:{digest}"
+        content = cache.get(key)
+        if content is None:
+            request.csrf_placeholder = True
+            response = view(request, *args, **kwargs)
+            del request.csrf_placeholder
+            if response.status_code != 200:
+                return response
+            content = response.content
+            cache.set(key, content, FRAGMENT_SECONDS)
+        return HttpResponse(content.replace(CSRF_PLACEHOLDER.encode(), get_token(request).encode()))
+    return cached
+
+
 def live(page: str, *, fragment: bool = False):
     """ETag / If-None-Match → 304, and tell browsers to revalidate every time (the data changes)."""
     def decorate(view):
-        conditional = condition(etag_func=_etag(page))(_shared(view) if fragment else view)
+        conditional = condition(etag_func=_etag(page))(_shared(view) if fragment else _shared_page(view))
 
         def wrapped(request, *args, **kwargs):
             response = conditional(request, *args, **kwargs)
-            patch_cache_control(response, no_cache=True, private=True)
+            # An anonymous fragment is the same for every phone of that language (it is shared above), so a
+            # shared cache may keep it (deploy/nginx.conf, 1 s); a page carries the visitor's CSRF token and
+            # anything signed in is personal.
+            shareable = fragment and public_lane(request)
+            patch_cache_control(response, no_cache=True, **({} if shareable else {"private": True}))
             return response
         wrapped.__name__ = view.__name__
         wrapped.__doc__ = view.__doc__

@@ -12,7 +12,6 @@ from scoring.results.event import event_results, event_year
 from scoring.simulation import simulate
 from tests.factories import make_staff, released_stage
 from tests.scoring.helpers import chief_of, play_game, text
-from tournament.models import Event
 
 pytestmark = pytest.mark.django_db
 
@@ -20,8 +19,10 @@ SWITCHES = list(itertools.product((False, True), repeat=3))  # (draw, standings,
 
 
 def switch(event, draw, standings, scores):
-    Event.objects.filter(pk=event.pk).update(public_draw=draw, public_standings=standings, public_scores=scores)
+    # Saved as the event's settings form saves them, which drops the public pages' cached event row.
     event.refresh_from_db()
+    event.public_draw, event.public_standings, event.public_scores = draw, standings, scores
+    event.save(update_fields=["public_draw", "public_standings", "public_scores"])
 
 
 def urls(event, number: int) -> dict[str, str]:

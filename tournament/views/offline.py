@@ -15,7 +15,7 @@ from pathlib import Path
 from django.conf import settings
 from django.contrib.staticfiles import finders
 from django.http import HttpResponse
-from django.urls import path, reverse
+from django.urls import path
 from django.views.decorators.http import require_safe
 
 WORKER = "js/sw.js"
@@ -49,11 +49,6 @@ def service_worker(request):
     response["Service-Worker-Allowed"] = "/"
     return response
 
-
-
-def offline_context(request) -> dict:
-    """Context processor: the worker's address, with the version that names its caches."""
-    return {"offline_worker": f"{reverse('service-worker')}?v={offline_version()}"}
 
 
 urlpatterns = [

@@ -20,7 +20,7 @@ NEVER_CACHE = "max-age=0, no-cache, no-store, must-revalidate, private"
 PUBLIC = {
     "public-standings": REVALIDATE, "public-standings-live": SHARED, "public-hall": REVALIDATE,
     "public-hall-live": SHARED, "round-clock": REVALIDATE, "api-event": "no-cache", "api-standings": "no-cache",
-    "api-draw": "no-cache", "player-page": NEVER_CACHE,
+    "api-draw": "no-cache", "player-page": NEVER_CACHE, "service-worker": "no-cache",
 }
 
 

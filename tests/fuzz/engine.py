@@ -47,8 +47,8 @@ def fingerprinted_models():
 # Signing in (force_login) stamps last_login, the test's doing, not the request's; a table link notes when its
 # phone was last heard from (any page of the link, refused or not): neither is a change the request made.
 UNWATCHED_COLUMNS = ("last_login", "last_contact_at")
-ONLY_UNWATCHED = re.compile(r'\s*UPDATE\s+\S+\s+SET\s+"(?:%s)"\s*=\s*[^,]*\sWHERE\s' % "|".join(UNWATCHED_COLUMNS),
-                            re.IGNORECASE)
+_UNWATCHED = "|".join(UNWATCHED_COLUMNS)
+ONLY_UNWATCHED = re.compile(rf'\s*UPDATE\s+\S+\s+SET\s+"(?:{_UNWATCHED})"\s*=\s*[^,]*\sWHERE\s', re.IGNORECASE)
 
 
 def _columns(model) -> list[str]:

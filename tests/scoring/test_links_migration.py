@@ -7,7 +7,6 @@ from django.db import connection
 from django.db.migrations.executor import MigrationExecutor
 from django.utils import timezone
 
-from scoring.models import TableLink
 from tests.factories import released_stage
 
 BEFORE = [("scoring", "0002_word_turns")]
@@ -38,12 +37,13 @@ def test_links_move_to_their_event_and_the_newest_live_link_of_each_table_stays_
 
         executor = MigrationExecutor(connection)
         executor.migrate(AFTER)
+        TableLink = executor.loader.project_state(AFTER).apps.get_model("scoring", "TableLink")  # noqa: N806
 
         assert TableLink.objects.count() == 8  # nothing deleted
         assert set(TableLink.objects.values_list("event", flat=True)) == {event.pk, other.event.pk}
-        live = {link.table_number: link.pk for link in TableLink.objects.filter(event=event, revoked_at__isnull=True)}
+        live = {link.table_number: link.pk for link in TableLink.objects.filter(event_id=event.pk, revoked_at__isnull=True)}
         assert live == {1: round2[1].pk, 2: round2[2].pk, 3: round1[3].pk, 4: round1[4].pk}
-        revoked = TableLink.objects.filter(event=event, revoked_at__isnull=False)
+        revoked = TableLink.objects.filter(event_id=event.pk, revoked_at__isnull=False)
         assert set(revoked.values_list("pk", flat=True)) == {round1[1].pk, round1[2].pk, replaced.pk}
         assert TableLink.objects.get(pk=replaced.pk).revoked_at == lost  # an earlier revocation keeps its time
         assert TableLink.objects.get(pk=elsewhere.pk).revoked_at is None

@@ -132,7 +132,7 @@
   // "Send" on a sheet form marked data-outbox: through fetch, queued when there is no answer.
   function queue(form, body) {
     var key = form.elements.idempotency_key.value;
-    var scope = form.getAttribute("data-draft-scope"), game = form.getAttribute("data-game");
+    var scope = form.getAttribute("data-outbox-scope"), game = form.getAttribute("data-outbox-sheet");
     write(PREFIX + scope + "|" + game + "|" + key, {
       scope: scope, game: game, key: key, url: form.getAttribute("action"), body: body, state: "queued", saved: Date.now(),
       statusUrl: form.getAttribute("data-status-url")

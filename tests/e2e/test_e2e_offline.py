@@ -14,6 +14,7 @@ from playwright.sync_api import expect
 from scoring.models import ScoreSheet
 from scoring.services.links import assign_referee, ensure_links
 from tests.factories import make_staff, released_stage
+from tournament.models import Event
 from tournament.services import seating
 from tournament.services.audit import Actor
 
@@ -250,3 +251,40 @@ def test_the_desk_checks_in_three_players_offline_and_each_arrives_once(phone, s
     assert set(arrived.values_list("player__name", flat=True)) == set(names[:3])
     for name in names[:3]:
         assert AuditEntry.objects.filter(action="checkin.in", target_id=registrations[name].pk).count() == 1, name
+
+
+@pytest.fixture
+def word_table():
+    stage = released_stage(4, game=Event.Game.WORD)
+    link = ensure_links(event=stage.event, actor=Actor(label="organiser"))[0]
+    return stage, link
+
+
+def test_a_rummikub_word_sheet_sent_offline_arrives_once_too(word_table, page, server, shot):
+    """A Word referee (R10) keeps working through the drop as a classic one does: the turn sheet is kept on the
+    phone when sent without a connection, and arrives once when it returns."""
+    stage, link = word_table
+    table_url = server.url("referee-link-table", token=link.token)
+    game_path = server.url("referee-link-game", token=link.token, stage=1, game=1).removeprefix(server.root)
+    page.goto(table_url)
+    wait_until_cached(page, game_path)
+
+    page.context.set_offline(True)
+    page.get_by_role("link", name="Enter the scores").first.click()
+    page.reload()  # from the phone's cache
+    for row, words in enumerate(["PLANET", "GARDEN", "DISAPPEAR"]):
+        page.fill(f"#id_t{row}_words", words)
+    page.locator("#id_accept_warnings").check()
+    shot(page, "word-filled-offline")
+    page.locator(".sheet-submit").click()
+    expect(page.locator('[data-outbox-game="1"]')).to_have_text(QUEUED)
+    assert sheets_of(stage) == []
+
+    page.context.set_offline(False)
+    expect(page.locator('[data-outbox-game="1"]')).to_have_text(SENT)
+    [sheet] = sheets_of(stage)
+    assert [(turn.position, turn.words) for turn in sheet.word_turns.order_by("pk")] == [
+        (1, "PLANET"), (2, "GARDEN"), (3, "DISAPPEAR")]
+    nudge(page)  # sent again by a second flush: still one sheet
+    expect(page.locator('[data-outbox-game="1"]')).to_have_text(SENT)
+    assert len(sheets_of(stage)) == 1

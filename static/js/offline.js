@@ -47,12 +47,32 @@
     if (document.querySelector('meta[name="signed-out"]')) { dropCaches(/^rk-staff-/); }
   }
 
-  // "as of 14:32 — no connection" on a page shown from the phone's cache.
+  // "as of 14:32 — no connection" on a page shown from the phone's cache: the time this phone last had the page
+  // from the server (noted on every online visit), in the festival's time zone.
+  var SEEN = "rk-seen|";
+  function seenAt(path, when) {
+    try {
+      if (when) { window.localStorage.setItem(SEEN + path, String(when)); return when; }
+      return Number(window.localStorage.getItem(SEEN + path)) || 0;
+    } catch (e) { return 0; }
+  }
+  function clock(ms, zone) {
+    try {
+      return new Intl.DateTimeFormat("en-GB", {hour: "2-digit", minute: "2-digit", hourCycle: "h23", timeZone: zone})
+        .format(new Date(ms));
+    } catch (e) { return ""; }
+  }
   function setupAsOf() {
     var note = document.querySelector("[data-offline-asof]");
     if (!note) { return; }
+    if (navigator.onLine !== false) { seenAt(location.pathname, Date.now()); }
     function update() {
-      note.hidden = navigator.onLine !== false;
+      var offline = navigator.onLine === false;
+      var time = note.querySelector("[data-asof-time]");
+      var seen = seenAt(location.pathname);
+      var text = seen ? clock(seen, note.getAttribute("data-time-zone") || undefined) : "";
+      if (offline && time && text) { time.textContent = text; }
+      note.hidden = !offline;
     }
     window.addEventListener("online", function () { update(); location.reload(); });
     window.addEventListener("offline", update);

@@ -116,4 +116,5 @@ def test_the_standings_and_a_players_page_name_the_worker_and_their_time_for_a_r
     for url in (f"/f/{festival.slug}/{event.slug}/standings/", f"/f/{festival.slug}/{event.slug}/player/1/"):
         page = client.get(url).content.decode()
         assert 'name="offline-worker"' in page, url
-        assert "data-offline-asof hidden" in page and "As of " in page and "— no connection" in page, url
+        assert "data-offline-asof data-time-zone=" in page and "As of <span data-asof-time>" in page, url
+        assert "— no connection" in page and " hidden>" in page.split("data-offline-asof")[1][:80], url

@@ -208,24 +208,23 @@ def simulate(fmt: str, players: int, seed: int, festival: Festival | None = None
     _check(fmt, players, game)
     with transaction.atomic():  # all or nothing: a failure leaves no half-played event behind
         event, rng = prepare_event(fmt, players, seed, festival, name, game)
-        organiser, chief = staff_of(event.festival)
-        if event.format == Event.Format.BUSAN:
-            _play_busan(event, rng, organiser, chief)
-        else:
-            _play_hong_kong(event, rng, organiser, chief)
+        _play(event, rng)
     return event
 
 
 def play(event: Event, seed: int) -> Event:
     """Play an event whose players are checked in and numbered (made elsewhere, e.g. the demo) to the end."""
-    rng = random.Random(seed)
     with transaction.atomic():
-        organiser, chief = staff_of(event.festival)
-        if event.format == Event.Format.BUSAN:
-            _play_busan(event, rng, organiser, chief)
-        else:
-            _play_hong_kong(event, rng, organiser, chief)
+        _play(event, random.Random(seed))
     return event
+
+
+def _play(event: Event, rng: random.Random) -> None:
+    organiser, chief = staff_of(event.festival)
+    if event.format == Event.Format.BUSAN:
+        _play_busan(event, rng, organiser, chief)
+    else:
+        _play_hong_kong(event, rng, organiser, chief)
 
 
 def simulate_word(players: int, seed: int, fmt: str = "busan", festival: Festival | None = None,

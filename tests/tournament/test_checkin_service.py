@@ -5,11 +5,9 @@ import datetime as dt
 
 import pytest
 
-from tests.factories import EVENT_DAY, make_event, make_player, make_registration, make_staff, ready_event
+from tests.factories import EVENT_DAY, make_event, make_player, make_registration, ready_event
 from tournament.models import AuditEntry, Event, Registration
-from tournament.permissions import DESK
 from tournament.services import ServiceError
-from tournament.services.audit import Actor
 from tournament.services.checkin import (
     DeskQuery,
     assign_numbers,
@@ -28,16 +26,6 @@ from tournament.services.draws import start_event
 BEFORE_CHECKIN = EVENT_DAY.replace(hour=10, minute=29)
 IN_CHECKIN = EVENT_DAY.replace(hour=10, minute=45)
 AFTER_CHECKIN = EVENT_DAY.replace(hour=11, minute=0)  # check-in closes at 11:00 sharp
-
-
-@pytest.fixture
-def organiser_actor(organiser):
-    return Actor(user=organiser)
-
-
-@pytest.fixture
-def desk(event):
-    return Actor(user=make_staff(event.festival, DESK))
 
 
 def refresh(obj):

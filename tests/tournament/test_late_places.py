@@ -5,9 +5,8 @@ import datetime as dt
 
 import pytest
 
-from tests.factories import EVENT_DAY, make_event, make_player, make_registration, make_staff
+from tests.factories import EVENT_DAY, make_event, make_player, make_registration
 from tournament.models import AuditEntry, Event, Registration
-from tournament.permissions import DESK
 from tournament.services import ServiceError
 from tournament.services.audit import Actor
 from tournament.services.checkin import (
@@ -25,16 +24,6 @@ AFTER_CHECKIN = EVENT_DAY.replace(hour=11, minute=5)  # check-in closes at 11:00
 S = Registration.Status
 
 pytestmark = pytest.mark.event_of(capacity=4)
-
-
-@pytest.fixture
-def organiser_actor(organiser):
-    return Actor(user=organiser)
-
-
-@pytest.fixture
-def desk(event):
-    return Actor(user=make_staff(event.festival, DESK))
 
 
 def refresh(obj):

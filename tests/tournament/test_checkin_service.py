@@ -9,18 +9,16 @@ from tests.factories import EVENT_DAY, make_event, make_player, make_registratio
 from tournament.models import AuditEntry, Event, Registration
 from tournament.services import ServiceError
 from tournament.services.checkin import (
-    DeskQuery,
     assign_numbers,
     check_in,
     checkin_preview,
-    desk_counts,
     numbering_order,
     numbering_preview,
-    search_registrations,
     set_checkin_override,
     undo_check_in,
 )
 from tournament.services.confirmation import Unconfirmed
+from tournament.services.desk_search import DeskQuery, desk_counts, search_registrations
 from tournament.services.draws import start_event
 
 BEFORE_CHECKIN = EVENT_DAY.replace(hour=10, minute=29)

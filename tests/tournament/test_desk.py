@@ -11,7 +11,8 @@ from tests.factories import EVENT_DAY, make_event, make_festival, make_player, m
 from tournament.models import AuditEntry, Event, Registration
 from tournament.permissions import DESK, ORGANISER, REFEREE
 from tournament.services.audit import Actor
-from tournament.services.checkin import SEARCH_LIMIT, check_in
+from tournament.services.checkin import check_in
+from tournament.services.desk_search import SEARCH_LIMIT
 
 # The organiser reopened check-in, so it is open whatever the wall clock says (tests run on any day).
 pytestmark = pytest.mark.event_of(checkin_override=Event.CheckinOverride.OPEN)

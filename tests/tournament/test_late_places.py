@@ -9,14 +9,8 @@ from tests.factories import EVENT_DAY, make_event, make_player, make_registratio
 from tournament.models import AuditEntry, Event, Registration
 from tournament.services import ServiceError
 from tournament.services.audit import Actor
-from tournament.services.checkin import (
-    DeskQuery,
-    assign_numbers,
-    check_in,
-    checkin_preview,
-    search_festival,
-    set_checkin_override,
-)
+from tournament.services.checkin import assign_numbers, check_in, checkin_preview, set_checkin_override
+from tournament.services.desk_search import DeskQuery, search_festival
 from tournament.services.late_places import give_late_places, late_places, open_late_places, waiting_line
 
 IN_CHECKIN = EVENT_DAY.replace(hour=10, minute=45)

@@ -6,7 +6,7 @@ from django import forms
 from django.utils.http import url_has_allowed_host_and_scheme
 from django.utils.translation import gettext_lazy as _
 
-from ..services.checkin import DeskQuery
+from ..services.desk_search import DeskQuery
 from .registration import RegistrationForm
 
 

@@ -21,16 +21,14 @@ from ..permissions import DESK
 from ..qr import qr_svg
 from ..services import ServiceError
 from ..services.audit import Actor
-from ..services.checkin import (
+from ..services.checkin import check_in, undo_check_in, walk_in
+from ..services.desk_search import (
     SEARCH_LIMIT,
-    check_in,
     desk_counts,
     missing_registrations,
     player_by_token,
     search_festival,
     search_registrations,
-    undo_check_in,
-    walk_in,
 )
 from ..services.late_places import give_late_places, late_places, waiting_line
 from ..services.queued_checkin import ALREADY, KEY_SHAPE, check_in_queued

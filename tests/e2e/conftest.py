@@ -236,3 +236,19 @@ class Clock:
 @pytest.fixture
 def clock() -> Clock:
     return Clock()
+
+
+@pytest.fixture
+def table():
+    """A released Busan round with one table of four and its private link (as printed on the table card):
+    (stage, link, seats). A module may define its own `table` (test_e2e_clocks.py does)."""
+    from scoring.services.links import ensure_links
+    from tests.factories import released_stage
+    from tournament.services import seating
+    from tournament.services.audit import Actor
+
+    stage = released_stage(4)
+    link = ensure_links(event=stage.event, actor=Actor(label="organiser"))[0]
+    seats = seating.seats(seating.game_draw(stage, 1), table=link.table_number)
+    assert [seat.position for seat in seats] == [1, 2, 3, 4]
+    return stage, link, seats

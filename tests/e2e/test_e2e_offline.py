@@ -15,19 +15,10 @@ from scoring.models import ScoreSheet
 from scoring.services.links import assign_referee, ensure_links
 from tests.factories import make_staff, released_stage
 from tournament.models import Event
-from tournament.services import seating
 from tournament.services.audit import Actor
 
 QUEUED = "Saved on this phone — not sent yet (no connection)."
 SENT = "Sent — waiting for the chief referee."
-
-
-@pytest.fixture
-def table():
-    stage = released_stage(4)
-    link = ensure_links(event=stage.event, actor=Actor(label="organiser"))[0]
-    seats = seating.seats(seating.game_draw(stage, 1), table=link.table_number)
-    return stage, link, seats
 
 
 def sheets_of(stage):

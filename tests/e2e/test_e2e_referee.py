@@ -3,26 +3,12 @@ enters a game with the tile pad, sees a mistake flagged at the seat before submi
 submits, and the chief referee confirms on the live board. And "nothing is lost": a draft survives a
 reload with its idempotency key, and sending it twice records one sheet (R4–R6 judged by rules/, R9)."""
 
-import pytest
 from playwright.sync_api import expect
 
 from scoring.models import ScoreSheet
-from scoring.services.links import ensure_links
-from tests.factories import make_staff, released_stage
-from tournament.services import seating
-from tournament.services.audit import Actor
+from tests.factories import make_staff
 
 CHIEF_PASSWORD = "chief-knows-this-one"
-
-
-@pytest.fixture
-def table():
-    """A released Busan round with one table of four and its private link (as printed on the table card)."""
-    stage = released_stage(4)
-    link = ensure_links(event=stage.event, actor=Actor(label="organiser"))[0]
-    seats = seating.seats(seating.game_draw(stage, 1), table=link.table_number)
-    assert [seat.position for seat in seats] == [1, 2, 3, 4]
-    return stage, link, seats
 
 
 def tap(page, label: str):

@@ -45,6 +45,19 @@ class Festival(models.Model):
         validators=[ListValidator(_("Use only these language codes: %(codes)s."), choices=language_codes, least=1)],
     )
     timezone = models.CharField(_("time zone"), max_length=40, choices=TIMEZONE_CHOICES, default="Asia/Seoul")
+    # Personal data (Korea's PIPA, Hong Kong's PDPO): the collection notice shown before registering (empty: the
+    # default text in the reader's language), its version (raised on every edit, stored with each consent), the
+    # age below which a guardian consents, and how long contacts and birth years are kept after the last event.
+    privacy_notice = models.TextField(_("collection notice"), blank=True)
+    privacy_notice_version = models.PositiveIntegerField(_("collection notice version"), default=1, editable=False)
+    guardian_age = models.PositiveSmallIntegerField(
+        _("guardian's consent below the age of"), default=14,
+        help_text=_("Players younger than this on the first day register with a parent's or guardian's consent."),
+    )
+    retention_days = models.PositiveIntegerField(
+        _("keep contacts and birth years for (days after the last event)"), default=90,
+    )
+    personal_data_erased_at = models.DateTimeField(_("personal data erased"), null=True, blank=True, editable=False)
     created_at = models.DateTimeField(auto_now_add=True)
 
     class Meta:
@@ -148,6 +161,15 @@ class Event(models.Model):
     public_draw = models.BooleanField(_("show the draw to the public"), default=True)
     public_standings = models.BooleanField(_("show the standings to the public"), default=True)
     public_scores = models.BooleanField(_("show each game's scores to the public"), default=True)
+
+    class PublicNames(models.TextChoices):
+        FULL = "full", _("Full names")
+        MASKED = "masked", _("Masked names (김*준, 王*欣, J. Smith)")
+
+    public_names = models.CharField(
+        _("names on public pages"), max_length=8, choices=PublicNames.choices, default=PublicNames.FULL,
+    )
+    public_affiliations = models.BooleanField(_("show schools and clubs to the public"), default=True)
     # Ranking points per final place (R9: not for players under 15 on the event date).
     ranking_points = ListField(
         _("ranking points per place"), max_length=400, blank=True, default=list,

@@ -35,12 +35,20 @@ class Player(models.Model):
     festival = models.ForeignKey(Festival, on_delete=models.PROTECT, related_name="players", verbose_name=_("festival"))
     name = models.CharField(_("name"), max_length=100)
     name_key = models.CharField(max_length=100, editable=False, db_index=True)
+    # Contact and birth year are erased after the festival's retention period (or on request): then empty / null.
     contact = models.CharField(_("e-mail or phone"), max_length=200)
     contact_key = models.CharField(max_length=200, editable=False)
-    birth_year = models.PositiveSmallIntegerField(_("birth year"))
+    birth_year = models.PositiveSmallIntegerField(_("birth year"), null=True)
     affiliation = models.CharField(_("school or club"), max_length=200, blank=True)
     ranking_id = models.CharField(_("national ranking id"), max_length=40, blank=True)
     token = models.CharField(max_length=64, unique=True, default=new_token, editable=False)
+    # A child's parent or guardian (below the festival's guardian age): erased with the contact.
+    guardian_name = models.CharField(_("guardian's name"), max_length=100, blank=True)
+    guardian_contact = models.CharField(_("guardian's e-mail or phone"), max_length=200, blank=True)
+    # The player's own choices about public pages, and when their personal data was erased.
+    shown_masked = models.BooleanField(_("show my name masked on public pages"), default=False)
+    hidden_in_results = models.BooleanField(_("shown as a withdrawn player in public results"), default=False)
+    personal_data_erased_at = models.DateTimeField(_("personal data erased"), null=True, blank=True)
     created_at = models.DateTimeField(auto_now_add=True)
 
     class Meta:
@@ -98,6 +106,22 @@ class Registration(models.Model):
     promoted_at = models.DateTimeField(_("place from the waiting list at"), null=True, blank=True)
     # Seeded players are spread across tables by the draw (lower = stronger, e.g. national ranking).
     seed_rank = models.PositiveIntegerField(_("seed"), null=True, blank=True)
+
+    # Consent to the festival's collection notice: which version, when, by whom and how. Empty on registrations
+    # made before notices existed.
+    class ConsentBy(models.TextChoices):
+        PLAYER = "player", _("the player")
+        GUARDIAN = "guardian", _("a parent or guardian")
+
+    class ConsentHow(models.TextChoices):
+        ONLINE = "online", _("on the registration form")
+        PAPER = "paper", _("on a paper form at the desk")
+        IMPORT = "import", _("held by the organiser (imported file)")
+
+    consent_notice_version = models.PositiveIntegerField(_("collection notice version agreed"), null=True, blank=True)
+    consented_at = models.DateTimeField(_("consent given at"), null=True, blank=True)
+    consent_by = models.CharField(_("consent given by"), max_length=10, choices=ConsentBy.choices, blank=True)
+    consent_how = models.CharField(_("consent given"), max_length=10, choices=ConsentHow.choices, blank=True)
 
     class Meta:
         ordering = ["created_at", "id"]

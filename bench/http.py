@@ -31,8 +31,6 @@ import json
 import os
 import re
 import shutil
-import signal
-import socket
 import subprocess
 import sys
 import tempfile
@@ -41,30 +39,14 @@ import urllib.error
 import urllib.request
 from pathlib import Path
 
+from bench.servers import free_port, nginx, start_gunicorn, start_nginx, start_redis, stop, wait_until_up
+
 ROOT = Path(__file__).resolve().parent.parent
 BIN = Path(sys.executable).parent
-NGINX_CONF = ROOT / "deploy" / "nginx.conf"
 WORKERS = 2
 THREADS, CONNECTIONS = 2, 50
 HEADERS = {"Accept-Language": "en", "Accept-Encoding": "gzip"}
 TARGETS = {"304": 40, "fragment": 30, "standings": 10, "player": 15}  # % of the floor (the issue's targets)
-
-
-def free_port() -> int:
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        return probe.getsockname()[1]
-
-
-def stop(process: subprocess.Popen | None) -> None:
-    if process is None or process.poll() is not None:
-        return
-    process.send_signal(signal.SIGTERM)
-    try:
-        process.wait(15)
-    except subprocess.TimeoutExpired:
-        process.kill()
-        process.wait()
 
 
 def get(url: str, headers: dict | None = None) -> tuple[int, dict, bytes]:
@@ -74,19 +56,6 @@ def get(url: str, headers: dict | None = None) -> tuple[int, dict, bytes]:
             return response.status, dict(response.headers), response.read()
     except urllib.error.HTTPError as error:
         return error.code, dict(error.headers), error.read()
-
-
-def wait_until_up(url: str, seconds: float = 30) -> None:
-    deadline = time.monotonic() + seconds
-    while True:
-        try:
-            if get(url)[0] < 500:
-                return
-        except (urllib.error.URLError, ConnectionError, TimeoutError):
-            pass
-        if time.monotonic() > deadline:
-            raise RuntimeError(f"nothing answered {url} within {seconds:.0f} s")
-        time.sleep(0.2)
 
 
 # ---------------------------------------------------------------- data
@@ -202,47 +171,6 @@ def table(title: str, rows: list[tuple[str, str, dict]]) -> str:
     return "\n".join(lines)
 
 
-# ---------------------------------------------------------------- nginx
-
-def nginx_conf(prefix: Path, port: int, upstream: str) -> Path:
-    """deploy/nginx.conf inside a minimal main file, pointed at `upstream` and listening on loopback."""
-    site = NGINX_CONF.read_text()
-    site = re.sub(r"^resolver .*$", "", site, flags=re.M)  # Docker's DNS; the bench has a fixed address
-    site = re.sub(r"server web:8000 resolve", f"server {upstream}", site)
-    site = re.sub(r"listen 80;", f"listen 127.0.0.1:{port};", site)
-    site = site.replace("/var/cache/nginx/rummikub", str(prefix / "cache"))
-    temp = "\n".join(f"    {name}_temp_path {prefix / name};" for name in ("client_body", "proxy", "fastcgi", "uwsgi", "scgi"))
-    # Started by root (a CI container), nginx's workers would run as nobody and could not use the cache folder
-    # inside a private temporary directory; they stay the caller, as they do for anyone else.
-    user = "user root;\n" if os.geteuid() == 0 else ""
-    main = f"""{user}worker_processes auto;
-pid {prefix / 'nginx.pid'};
-error_log {prefix / 'error.log'} warn;
-events {{ worker_connections 1024; }}
-http {{
-    access_log off;
-    include /etc/nginx/mime.types;
-    default_type application/octet-stream;
-{temp}
-{site}
-}}
-"""
-    path = prefix / "nginx.conf"
-    path.write_text(main)
-    return path
-
-
-def start_nginx(prefix: Path, port: int, upstream: str) -> subprocess.Popen:
-    shutil.rmtree(prefix, ignore_errors=True)
-    prefix.mkdir(parents=True)
-    conf = nginx_conf(prefix, port, upstream)
-    nginx = shutil.which("nginx") or "/usr/sbin/nginx"
-    process = subprocess.Popen([nginx, "-p", str(prefix), "-c", str(conf), "-g", "daemon off;"],
-                               stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-    wait_until_up(f"http://127.0.0.1:{port}/", 15)
-    return process
-
-
 # ---------------------------------------------------------------- main
 
 def main(argv: list[str] | None = None) -> int:
@@ -268,12 +196,10 @@ def main(argv: list[str] | None = None) -> int:
                "DATABASE_URL": f"sqlite:///{tmp / 'bench.sqlite3'}"}
         env.pop("REDIS_URL", None)
         try:
-            if not args.no_redis and shutil.which("redis-server"):
-                redis_port = free_port()
-                processes.append(subprocess.Popen(
-                    ["redis-server", "--port", str(redis_port), "--bind", "127.0.0.1", "--save", "", "--appendonly", "no"],
-                    stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL))
-                env["REDIS_URL"] = f"redis://127.0.0.1:{redis_port}/0"
+            redis = None if args.no_redis else start_redis()
+            if redis:
+                processes.append(redis[0])
+                env["REDIS_URL"] = redis[1]
             cache = "Redis" if "REDIS_URL" in env else "per-process memory"
             with (tmp / "setup.log").open("w") as log:
                 subprocess.run([str(BIN / "python"), "manage.py", "migrate", "--noinput"], env=env, cwd=ROOT,
@@ -283,16 +209,10 @@ def main(argv: list[str] | None = None) -> int:
                                stdout=log, stderr=subprocess.STDOUT, check=True)
             plan = json.loads((tmp / "plan.json").read_text())
             app_port, floor_port = free_port(), free_port()
-            app_server = subprocess.Popen(
-                [str(BIN / "gunicorn"), "config.wsgi:application", "--workers", str(WORKERS), "--bind",
-                 f"127.0.0.1:{app_port}", "--error-logfile", str(tmp / "gunicorn.log")],
-                env=env, cwd=ROOT, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+            app_server = start_gunicorn(env, app_port, workers=WORKERS, extra=["--error-logfile", str(tmp / "gunicorn.log")])
             processes.append(app_server)
-            floor_server = subprocess.Popen(
-                [str(BIN / "gunicorn"), "bench.floor:application", "--workers", str(WORKERS), "--bind",
-                 f"127.0.0.1:{floor_port}"],
-                env={**os.environ, "DJANGO_SETTINGS_MODULE": "bench.floor"}, cwd=ROOT,
-                stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+            floor_server = start_gunicorn({**os.environ, "DJANGO_SETTINGS_MODULE": "bench.floor"}, floor_port,
+                                          workers=WORKERS, app="bench.floor:application")
             processes.append(floor_server)
             servers = {"app": app_server.pid, "floor": floor_server.pid}
             app, floor = f"http://127.0.0.1:{app_port}", f"http://127.0.0.1:{floor_port}"
@@ -302,7 +222,7 @@ def main(argv: list[str] | None = None) -> int:
                   f"{WORKERS} sync workers; wrk {THREADS} threads, {CONNECTIONS} connections, {args.seconds} s a path\n")
             print(table("gunicorn, no proxy", measure(app, floor, plan, args.seconds, servers)), flush=True)
             if not args.no_nginx:
-                if not (shutil.which("nginx") or Path("/usr/sbin/nginx").exists()):
+                if not nginx():
                     print("\nnginx is missing (apt-get install nginx): skipped the proxy run", file=sys.stderr)
                     return 0
                 app_proxy, floor_proxy = free_port(), free_port()

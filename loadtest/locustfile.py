@@ -9,7 +9,8 @@ Started by `loadtest/run.py` (see loadtest/README.md), or by hand against a runn
 the chief referee's sign-in). Three kinds of user, in fixed numbers:
 
 - **Phone** (500): has the event's standings (60 %) or a player's page (40 %) open when the run starts
-  and polls its live fragment every 10 s (`every(10)`, each phone at its own phase) as htmx does —
+  and polls its live fragment every 4 s (`--poll-seconds`, as the pages' `hx-trigger`; each phone at its
+  own phase) as htmx does —
   `HX-Request: true` and the last ETag in `If-None-Match`; on 5 % of its turns it opens the other page
   instead (a full page, with the ETag of its last visit if any). A 200 or a 304 is right; anything else
   is an error.
@@ -20,7 +21,10 @@ the chief referee's sign-in). Three kinds of user, in fixed numbers:
   2 and 3 in turn, then the referee is idle.
 - **Chief referee** (1): signs in on the login page, looks at the board of each game (htmx) every 3 s
   and confirms every clean submitted sheet with the board's one-tap confirm, about one tap a second,
-  each answered by the new board (as htmx swaps it in).
+  each answered by the new board (as htmx swaps it in). After each tap it asks the app server itself
+  (`--origin`, past the proxy's cache) for the standings fragment as a phone would, to learn the ETag of
+  the version that holds the confirmation; with the phones' answers that gives how soon each confirmation
+  showed on the phones (loadtest/freshness.py, written to `--freshness`).
 
 Errors are counted by locust: every 5xx, every timeout or refused connection (network timeout 10 s),
 and every answer that is not the one expected (a 403 for CSRF, a 404, a form sent back with errors …).
@@ -32,6 +36,8 @@ import itertools
 import json
 import random
 import re
+import urllib.request
+from pathlib import Path
 from time import perf_counter
 from urllib.parse import urlsplit
 
@@ -39,9 +45,10 @@ import gevent
 from locust import FastHttpUser, between, events, task
 
 # locust runs with the project folder as its working directory (loadtest/run.py), so this imports
+from loadtest.freshness import Record
 from loadtest.page_forms import PageForms, browser_data
 
-POLL_SECONDS = 10
+POLL_SECONDS = 4.0  # templates/scoring/public/standings.html and player.html: hx-trigger="every 4s"
 STANDINGS_SHARE = 0.6  # phones looking at the standings; the others at their own player page
 SWITCH_CHANCE = 0.05  # per poll, a phone opens the other page
 TIMEOUT = 10.0
@@ -53,6 +60,12 @@ def _arguments(parser):
     parser.add_argument("--plan", env_var="LOADTEST_PLAN", default="", help="plan.json from loadtest.prepare")
     parser.add_argument("--phones", type=int, default=500, help="phones polling the live pages")
     parser.add_argument("--referees", type=int, default=128, help="referees (one per table, at most the tables)")
+    parser.add_argument("--poll-seconds", type=float, default=POLL_SECONDS, help="the phones' poll interval")
+    parser.add_argument("--origin", default="", help="the app server itself, past any proxy (for freshness)")
+    parser.add_argument("--freshness", default="", help="write the freshness record (JSON) here at the end")
+
+
+FRESHNESS = Record()
 
 
 @events.init.add_listener
@@ -61,19 +74,29 @@ def _counts(environment, **_kwargs):
     if options is not None:
         Phone.fixed_count = options.phones
         Referee.fixed_count = options.referees
+        Phone.poll_seconds = options.poll_seconds
 
 
-def every(seconds: float):
+@events.quitting.add_listener
+def _save_freshness(environment, **_kwargs):
+    options = environment.parsed_options
+    if options is not None and options.freshness:
+        FRESHNESS.save(Path(options.freshness))
+
+
+def every(seconds: float | str):
     """Constant pacing, counted from the user's own start.
 
     Locust's `constant_pacing` counts from the moment the user object was created, so a random delay in
     `on_start` is taken back from the first wait, and the phones spawned in the same second (locust starts
     them in batches) would poll in step forever: bursts of ~60 requests at once, which real phones do not
-    send. Here each user keeps its own schedule (`user.due`), set when `on_start` ends."""
+    send. Here each user keeps its own schedule (`user.due`), set when `on_start` ends.
+    `seconds` may name an attribute of the user holding the interval (set from the command line)."""
 
     def wait_time(user) -> float:
         now = perf_counter()
-        user.due = max(getattr(user, "due", now) + seconds, now)  # late (a slow answer): go at once
+        interval = getattr(user, seconds) if isinstance(seconds, str) else seconds
+        user.due = max(getattr(user, "due", now) + interval, now)  # late (a slow answer): go at once
         return user.due - now
 
     return wait_time
@@ -116,16 +139,19 @@ class Phone(FastHttpUser):
     """A player's or visitor's phone with the standings or a player page open (no login, no cookies needed)."""
 
     fixed_count = 500
-    wait_time = every(POLL_SECONDS)
+    poll_seconds = POLL_SECONDS
+    wait_time = every("poll_seconds")
     network_timeout = connection_timeout = TIMEOUT
+    _numbers = itertools.count()
 
     def on_start(self):
+        self.id = next(Phone._numbers)
         plan = plan_of(self)
         self.base = f"/f/{plan['festival']}/{plan['event']}/"
         self.number = random.choice(plan["players"])
         self.page = "standings" if random.random() < STANDINGS_SHARE else "player"
         self.etags: dict[str, str] = {}
-        gevent.sleep(random.uniform(0, POLL_SECONDS))  # phones are not in step with each other
+        gevent.sleep(random.uniform(0, self.poll_seconds))  # phones are not in step with each other
         self.due = perf_counter()
 
     def _url(self, live: bool) -> tuple[str, str]:
@@ -136,17 +162,19 @@ class Phone(FastHttpUser):
 
     def _get(self, live: bool):
         url, name = self._url(live)
-        headers = {}
+        headers = {"Accept-Encoding": "gzip"}  # as every phone's browser
         if url in self.etags:
             headers["If-None-Match"] = self.etags[url]
         if live:
             headers["HX-Request"] = "true"
             headers["HX-Current-URL"] = self.host + self._url(False)[0]
         with self.client.get(url, name=name, headers=headers, catch_response=True) as response:
-            if expect(response, 200, 304) and response.status_code == 200:
-                etag = response.headers.get("ETag")
+            if expect(response, 200, 304):
+                etag = response.headers.get("ETag") or headers.get("If-None-Match", "")
                 if etag:
                     self.etags[url] = etag
+                if live and self.page == "standings":
+                    FRESHNESS.polls.append((self.id, perf_counter(), etag))
 
     @task
     def poll(self):
@@ -245,6 +273,9 @@ class ChiefReferee(FastHttpUser):
         }) as response:
             expect(response, 302)
         self.client.get(self.board_url, name="chief: board")
+        self.origin = self.environment.parsed_options.origin or self.host
+        self.standings_live = f"{self.origin}/f/{plan['festival']}/{plan['event']}/standings/live/"
+        FRESHNESS.start_etag = self._public_etag("")
 
     @task
     def confirm_submitted(self):
@@ -259,6 +290,7 @@ class ChiefReferee(FastHttpUser):
                 if not forms:
                     break
                 form = forms[0]
+                tapped = perf_counter()
                 with self.client.post(form["action"], data=browser_data(form), name="chief: quick confirm",
                                       headers={"HX-Request": "true", "X-CSRFToken": csrf_of(self)},
                                       catch_response=True) as response:
@@ -266,7 +298,23 @@ class ChiefReferee(FastHttpUser):
                         self.refused.add(form["action"])
                         break
                     board = response.text
-                    gevent.sleep(TAP_SECONDS)  # reads the new board, taps the next Confirm
                     if 'alert-danger' in board:  # the confirmation was refused (shown on the board)
                         self.refused.add(form["action"])
                         response.failure("confirmation refused on the board")
+                    else:
+                        previous = FRESHNESS.confirmations[-1][1] if FRESHNESS.confirmations else FRESHNESS.start_etag
+                        FRESHNESS.confirmations.append((tapped, self._public_etag(previous)))
+                    gevent.sleep(TAP_SECONDS)  # reads the new board, taps the next Confirm
+
+    def _public_etag(self, previous: str) -> str:
+        """The standings fragment's ETag for an anonymous phone, from the app server itself; asked again
+        while it is still `previous` (a worker's cached version), which no confirmation should leave."""
+        request = urllib.request.Request(self.standings_live, headers={"HX-Request": "true", "Accept-Encoding": "gzip"})
+        etag = previous
+        for _ in range(50):
+            with urllib.request.urlopen(request, timeout=TIMEOUT) as response:
+                etag = response.headers.get("ETag", "")
+            if etag != previous:
+                break
+            gevent.sleep(0.1)
+        return etag

@@ -80,7 +80,12 @@ def report(plan: dict) -> dict:
     counts = dict(ScoreSheet.objects.filter(stage__event=event).values_list("status").annotate(n=Count("id"))
                   .values_list("status", "n"))
     expected = len(plan["tables"]) * plan["games"]
-    return {"expected_sheets": expected, **{status: counts.get(status, 0) for status in ScoreSheet.Status.values}}
+    # Every sheet stored once: no game of a table holds two sheets (a retried or doubled post would).
+    tables = (ScoreSheet.objects.filter(stage__event=event).values("stage", "game", "table_number")
+              .annotate(n=Count("id")))
+    return {"expected_sheets": expected, "games_with_sheets": tables.count(),
+            "stored_twice": tables.filter(n__gt=1).count(),
+            **{status: counts.get(status, 0) for status in ScoreSheet.Status.values}}
 
 
 def main(argv: list[str] | None = None) -> int:

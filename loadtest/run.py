@@ -4,17 +4,21 @@ For each database — SQLite always, PostgreSQL when DATABASE_URL names one (the
 `rk_loadtest` by default, dropped and created anew) — it:
 
 1. migrates a fresh database and builds the event (`loadtest.prepare`: Busan round 1, 128 tables);
-2. starts gunicorn with 2 sync workers on 127.0.0.1 and a free port (`config.settings.loadtest`:
-   development settings with DEBUG off), and warms both workers up;
-3. runs locust headless for `--run-time` (500 phones, 128 referees, 1 chief referee; loadtest/locustfile.py),
-   writing locust's CSV statistics;
-4. stops gunicorn, counts what the server stored (sheets submitted and confirmed), its 5xx answers and the
-   tracebacks in its log;
+2. starts Redis as the shared cache (as docker-compose.yml; `--no-redis`: per-process memory), gunicorn with
+   2 sync workers on 127.0.0.1 and a free port (`config.settings.loadtest`: development settings with DEBUG
+   off), with `--through-nginx` Debian's nginx in front with deploy/nginx.conf (micro-cache on), and warms
+   both workers up;
+3. runs locust headless for `--run-time` (500 phones polling every 4 s, 128 referees, 1 chief referee;
+   loadtest/locustfile.py), writing locust's CSV statistics; with `--wrk-phones N`, N of the phones are
+   wrk connections instead (loadtest/pollers.py), for more phones than locust can pace on 2 cores;
+4. stops the servers, counts what the server stored (sheets submitted and confirmed, each sheet once), its
+   5xx answers and the tracebacks in its log, and how soon each confirmation showed on the phones
+   (loadtest/freshness.py);
 5. writes `summary.md` (a Markdown table per database: requests/s, median, p95, p99, max, errors per request
    type and overall) into the output folder.
 
 Every process it starts is stopped by its own pid, also on Ctrl-C or an error. Exit status 0 when every
-database met the target (no errors, p99 < 300 ms), 1 otherwise.
+database met the target (no errors, p99 < 300 ms, every sheet stored once, freshness p95 < 5 s), 1 otherwise.
 """
 
 from __future__ import annotations
@@ -26,8 +30,6 @@ import json
 import os
 import re
 import resource
-import signal
-import socket
 import subprocess
 import sys
 import time
@@ -36,20 +38,18 @@ import urllib.request
 from pathlib import Path
 from urllib.parse import urlsplit, urlunsplit
 
+from bench.servers import free_port, nginx, start_gunicorn, start_nginx, start_redis, stop
+from loadtest import freshness, pollers
+
 ROOT = Path(__file__).resolve().parent.parent
 BIN = Path(sys.executable).parent
 SETTINGS = "config.settings.loadtest"
 PG_NAME = "rk_loadtest"
 TARGET_P99_MS = 300
+TARGET_FRESH_S = 5.0  # p95, from the chief's tap to a phone's poll showing it
 WORKERS = 2
 # gunicorn's usual access log plus the time the worker spent on the request (ms), to see where it goes.
 ACCESS_FORMAT = '%(h)s %(t)s "%(r)s" %(s)s %(b)s %(M)sms'
-
-
-def free_port() -> int:
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        return probe.getsockname()[1]
 
 
 def run(cmd: list[str], env: dict, log: Path) -> None:
@@ -92,17 +92,6 @@ def warm_up(host: str, plan: dict) -> None:
             urllib.request.urlopen(base + path, timeout=30).read()
         urllib.request.urlopen(f"{host}/t/{token}/", timeout=30).read()
         urllib.request.urlopen(f"{host}/t/{token}/stage-1/game/1/", timeout=30).read()
-
-
-def stop(process: subprocess.Popen | None, seconds: float = 20) -> None:
-    if process is None or process.poll() is not None:
-        return
-    process.send_signal(signal.SIGTERM)
-    try:
-        process.wait(seconds)
-    except subprocess.TimeoutExpired:
-        process.kill()
-        process.wait()
 
 
 def cpu_seconds(pid: int) -> float:
@@ -173,6 +162,10 @@ def server_table(rows: list[dict]) -> str:
 
 def one_database(label: str, url: str, args, out: Path) -> dict:
     env = {**os.environ, "DJANGO_SETTINGS_MODULE": SETTINGS, "DATABASE_URL": url, "PYTHONUNBUFFERED": "1"}
+    env.pop("REDIS_URL", None)
+    redis = None if args.no_redis else start_redis()
+    if redis:
+        env["REDIS_URL"] = redis[1]
     log = out / f"{label}-setup.log"
     plan_path = out / f"{label}-plan.json"
     started = time.monotonic()
@@ -180,42 +173,63 @@ def one_database(label: str, url: str, args, out: Path) -> dict:
     run([str(BIN / "python"), "-m", "loadtest.prepare", "--out", str(plan_path)], env, log)
     plan = json.loads(plan_path.read_text())
     port = free_port()
-    host = f"http://127.0.0.1:{port}"
-    gunicorn = locust = None
+    origin = host = f"http://127.0.0.1:{port}"
+    gunicorn = locust = wrk = None
+    servers: list[subprocess.Popen] = []
+    locust_phones = args.phones - args.wrk_phones
     try:
-        gunicorn = subprocess.Popen(
-            [str(BIN / "gunicorn"), "config.wsgi:application", "--workers", str(WORKERS), "--bind",
-             f"127.0.0.1:{port}", "--timeout", "90", "--access-logfile", str(out / f"{label}-access.log"),
-             "--access-logformat", ACCESS_FORMAT,
-             "--error-logfile", str(out / f"{label}-gunicorn.log")],
-            env=env, cwd=ROOT, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
-        )
+        gunicorn = start_gunicorn(env, port, workers=WORKERS, extra=[
+            "--timeout", "90", "--access-logfile", str(out / f"{label}-access.log"),
+            "--access-logformat", ACCESS_FORMAT, "--error-logfile", str(out / f"{label}-gunicorn.log")])
+        servers.append(gunicorn)
         wait_until_up(f"{host}/f/{plan['festival']}/{plan['event']}/standings/")
+        if args.through_nginx:
+            proxy = free_port()
+            servers.append(start_nginx(out / f"{label}-nginx", proxy, f"127.0.0.1:{port}",
+                                       connections=max(1024, 2 * (args.phones + args.referees) + 256)))
+            host = f"http://127.0.0.1:{proxy}"
         warm_up(host, plan)
         (out / f"{label}-access.log").write_text("")  # count only the run's requests
         cpu_before, load_before = cpu_seconds(gunicorn.pid), os.getloadavg()[0]
-        users = args.phones + args.referees + 1
+        nginx_before = sum(cpu_seconds(process.pid) for process in servers[1:])
+        users = locust_phones + args.referees + 1
         command = [str(BIN / "locust"), "-f", str(ROOT / "loadtest" / "locustfile.py"), "--headless",
                    "--plan", str(plan_path), "--host", host, "--users", str(users), "--spawn-rate", str(args.spawn_rate),
-                   "--phones", str(args.phones), "--referees", str(args.referees), "--run-time", args.run_time,
+                   "--phones", str(locust_phones), "--referees", str(args.referees), "--run-time", args.run_time,
+                   "--poll-seconds", str(args.poll_seconds), "--origin", origin,
+                   "--freshness", str(out / f"{label}-freshness.json"),
                    "--stop-timeout", "10", "--csv", str(out / label), "--only-summary"]
         print(f"[{label}] {' '.join(command)}", flush=True)
         children_before = resource.getrusage(resource.RUSAGE_CHILDREN)
+        if args.wrk_phones:
+            wrk = pollers.start(host, plan, phones=args.wrk_phones, poll_seconds=args.poll_seconds, share=0.6,
+                                seconds=parse_seconds(args.run_time), log=out / f"{label}-wrk.log")
         with (out / f"{label}-locust.log").open("w") as locust_log:
             locust = subprocess.Popen(command, env=env, cwd=ROOT, stdout=locust_log, stderr=subprocess.STDOUT)
             locust.wait(timeout=parse_seconds(args.run_time) + 120)
-        children_after = resource.getrusage(resource.RUSAGE_CHILDREN)  # locust is the only child reaped meanwhile
+        if wrk is not None:
+            wrk.wait(timeout=60)
+        children_after = resource.getrusage(resource.RUSAGE_CHILDREN)  # locust and wrk: the children reaped meanwhile
         locust_cpu = (children_after.ru_utime + children_after.ru_stime
                       - children_before.ru_utime - children_before.ru_stime)
         cpu_used, load_after = cpu_seconds(gunicorn.pid) - cpu_before, os.getloadavg()[0]
+        nginx_cpu = sum(cpu_seconds(process.pid) for process in servers[1:]) - nginx_before
     finally:
         stop(locust)
-        stop(gunicorn)
+        stop(wrk)
+        for process in reversed(servers):
+            stop(process)
+        if redis:
+            stop(redis[0])
     stored = json.loads(subprocess.run(
         [str(BIN / "python"), "-m", "loadtest.prepare", "--report", str(plan_path)],
         env=env, cwd=ROOT, capture_output=True, text=True, check=True).stdout)
     tracebacks = (out / f"{label}-gunicorn.log").read_text(errors="replace").count("Traceback")
+    fresh_path = out / f"{label}-freshness.json"
+    fresh = freshness.delays(freshness.Record.load(fresh_path)) if fresh_path.exists() else None
     return {
+        "expected": min(args.referees, len(plan["tables"])) * plan["games"], "freshness": fresh, "wrk": pollers.read(out / f"{label}-wrk.log") if args.wrk_phones else None,
+        "nginx_cpu_s": round(nginx_cpu, 1) if args.through_nginx else None, "redis": bool(redis),
         "label": label, "stats": read_stats(out / f"{label}_stats.csv"), "stored": stored,
         "server": server_side(out / f"{label}-access.log"), "tracebacks": tracebacks,
         "gunicorn_cpu_s": round(cpu_used, 1), "locust_cpu_s": round(locust_cpu, 1), "load": (round(load_before, 1), round(load_after, 1)),
@@ -250,18 +264,49 @@ def server_5xx(result: dict) -> int:
     return sum(row["5xx"] for row in result["server"])
 
 
+def stored_once(result: dict) -> bool:
+    stored = result["stored"]
+    return (stored["stored_twice"] == 0
+            and stored["submitted"] + stored["confirmed"] == stored["games_with_sheets"] == result["expected"])
+
+
+def fresh_p95(result: dict) -> float:
+    fresh = result["freshness"]
+    return freshness.percentile(fresh["phone"], 0.95) if fresh and fresh["phone"] else float("nan")
+
+
 def verdict(result: dict) -> tuple[bool, str]:
     overall = next(row for row in result["stats"] if row["Name"] == "Aggregated")
     errors = int(overall["Failure Count"])
     p99 = float(overall["99%"])
-    met = errors == 0 and p99 < TARGET_P99_MS and server_5xx(result) == 0
-    return met, (f"{'met' if met else 'MISSED'}: {errors} errors, p99 {p99:.0f} ms overall "
-                 f"(target: no errors, p99 < {TARGET_P99_MS} ms)")
+    wrk = result["wrk"]
+    if wrk is not None:
+        errors += wrk.get("non_2xx", 1) + wrk.get("socket_errors", 1)
+        p99 = max(p99, wrk.get("p99", float("inf")))
+    fresh = fresh_p95(result)
+    met = (errors == 0 and p99 < TARGET_P99_MS and server_5xx(result) == 0 and stored_once(result)
+           and fresh < TARGET_FRESH_S)
+    return met, (f"{'met' if met else 'MISSED'}: {errors} errors, p99 {p99:.0f} ms overall, "
+                 f"{'every sheet stored once' if stored_once(result) else 'sheets MISSING or stored twice'}, "
+                 f"freshness p95 {fresh:.2f} s (target: no errors, p99 < {TARGET_P99_MS} ms, every sheet once, "
+                 f"freshness p95 < {TARGET_FRESH_S:.0f} s)")
+
+
+def wrk_line(wrk: dict) -> str:
+    if "failed" in wrk:
+        return f"- wrk phones: no summary (see the wrk log): {wrk['failed'][-300:]!r}"
+    return (f"- wrk phones: {wrk['requests']:,} polls, {wrk['rps']:.1f} req/s, p50 {wrk['p50']:.1f} ms, p90 "
+            f"{wrk['p90']:.1f} ms, p99 {wrk['p99']:.1f} ms, max {wrk['max']:.0f} ms; {wrk['non_2xx']} answers not 2xx/3xx, "
+            f"{wrk['socket_errors']} socket errors{' (' + wrk['socket_detail'] + ')' if wrk['socket_errors'] else ''}.")
 
 
 def summary(results: list[dict], args, command: str) -> str:
-    out = [f"Load test {dt.date.today().isoformat()}: `{command}` — {args.phones} phones, {args.referees} referees, "
-           f"1 chief referee, {args.run_time}, gunicorn {WORKERS} sync workers, {os.cpu_count()} CPU cores.", ""]
+    phones = (f"{args.phones} phones ({args.phones - args.wrk_phones} locust, {args.wrk_phones} wrk)" if args.wrk_phones
+              else f"{args.phones} phones")
+    out = [f"Load test {dt.date.today().isoformat()}: `{command}` — {phones} polling every {args.poll_seconds:g} s, "
+           f"{args.referees} referees, 1 chief referee, {args.run_time}, gunicorn {WORKERS} sync workers"
+           f"{', behind nginx (deploy/nginx.conf, micro-cache)' if args.through_nginx else ''}, "
+           f"cache: {'Redis' if results and results[0]['redis'] else 'per-process memory'}, {os.cpu_count()} CPU cores.", ""]
     for result in results:
         met, text = verdict(result)
         stored = result["stored"]
@@ -270,9 +315,16 @@ def summary(results: list[dict], args, command: str) -> str:
                 f"- Server: {server_5xx(result)} answers 5xx in the access log, {result['tracebacks']} tracebacks; "
                 f"the 2 workers used {result['gunicorn_cpu_s']} CPU-seconds, locust {result['locust_cpu_s']}; load average "
                 f"{result['load'][0]} before, {result['load'][1]} after.",
-                f"- Stored: {stored['submitted'] + stored['confirmed']} of {stored['expected_sheets']} sheets sent "
-                f"({stored['confirmed']} confirmed, {stored['submitted']} waiting, {stored['returned']} returned).",
-                ""]
+                f"- Stored: {stored['submitted'] + stored['confirmed']} of {result['expected']} sheets sent "
+                f"({stored['confirmed']} confirmed, {stored['submitted']} waiting, {stored['returned']} returned); "
+                f"{stored.get('stored_twice', '?')} games hold two sheets.",
+                f"- Freshness (chief's tap → phone's poll showing it): "
+                f"{freshness.summary(result['freshness']) if result['freshness'] else 'not measured'}."]
+        if result["wrk"] is not None:
+            out.append(wrk_line(result["wrk"]))
+        if result["nginx_cpu_s"] is not None:
+            out.append(f"- nginx used {result['nginx_cpu_s']} CPU-seconds.")
+        out.append("")
     return "\n".join(out)
 
 
@@ -282,6 +334,12 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--phones", type=int, default=500)
     parser.add_argument("--referees", type=int, default=128)
     parser.add_argument("--spawn-rate", type=float, default=60, help="users started per second")
+    parser.add_argument("--poll-seconds", type=float, default=4.0, help="the phones' poll interval (the pages': 4)")
+    parser.add_argument("--wrk-phones", type=int, default=0,
+                        help="how many of --phones wrk generates instead of locust (needs Debian's wrk)")
+    parser.add_argument("--through-nginx", action="store_true",
+                        help="everything through Debian's nginx with deploy/nginx.conf (micro-cache on)")
+    parser.add_argument("--no-redis", action="store_true", help="per-process memory cache instead of Redis")
     parser.add_argument("--only", choices=("sqlite", "postgres"), help="one database only")
     parser.add_argument("--out", type=Path, help="results folder (default: a new one under /tmp)")
     parser.add_argument("--pg-name", default=PG_NAME, help=f"PostgreSQL database to use (default {PG_NAME})")
@@ -289,6 +347,12 @@ def main(argv: list[str] | None = None) -> int:
     parse_seconds(args.run_time)
     if not (BIN / "locust").exists():
         parser.error(f"locust is not installed in {BIN.parent}: {BIN / 'pip'} install locust")
+    if not 0 <= args.wrk_phones < args.phones:
+        parser.error("--wrk-phones: from 0 to fewer than --phones (some locust phones measure freshness)")
+    if args.wrk_phones and not pollers.available():
+        parser.error("--wrk-phones needs wrk: apt-get install wrk")
+    if args.through_nginx and not nginx():
+        parser.error("--through-nginx needs nginx: apt-get install nginx")
     out = args.out or Path(f"/tmp/rk-loadtest-{dt.datetime.now():%Y%m%d-%H%M%S}")
     out.mkdir(parents=True, exist_ok=True)
     databases = []

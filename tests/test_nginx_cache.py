@@ -14,7 +14,7 @@ import pytest
 from django.test import Client
 from django.urls import reverse
 
-from bench.http import free_port, nginx_conf
+from bench.servers import free_port, nginx_conf
 from tests.factories import make_event, make_staff
 
 NGINX = shutil.which("nginx") or ("/usr/sbin/nginx" if Path("/usr/sbin/nginx").exists() else None)

@@ -1,0 +1,84 @@
+"""How soon a confirmed sheet shows on the phones polling the standings (loadtest/run.py, locustfile.py).
+
+The chief referee's user notes the moment it taps Confirm and then asks the app server itself (not the
+proxy's cache) for the standings fragment, as an anonymous phone asks for it: the ETag it gets is the first
+version that holds that confirmation. Every phone polling the standings notes when each answer arrived and
+the ETag it carried (a 304 carries the phone's own). After the run, `delays` finds:
+
+- per confirmation, the first poll by *any* phone that showed it (what the brief of the hall asks: how long
+  until the standings on the phones show a confirmation at all);
+- per confirmation and phone, the first poll of *that* phone that showed it (what one person sees: the
+  poll interval plus the age of the proxy's copy), for every phone that was polling when it was confirmed.
+
+A poll shows confirmation k when its ETag is that of version k or a later one: the chief confirms one sheet
+after the other, so the versions are ordered. Polls whose ETag no probe saw (none expected) are counted.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass, field
+from pathlib import Path
+
+
+@dataclass
+class Record:
+    start_etag: str = ""  # the standings before the first confirmation
+    confirmations: list[tuple[float, str]] = field(default_factory=list)  # (tapped at, ETag after), in order
+    polls: list[tuple[int, float, str]] = field(default_factory=list)  # (phone, answered at, ETag)
+
+    def save(self, path: Path) -> None:
+        path.write_text(json.dumps({"start_etag": self.start_etag, "confirmations": self.confirmations,
+                                    "polls": self.polls}))
+
+    @classmethod
+    def load(cls, path: Path) -> Record:
+        data = json.loads(path.read_text())
+        return cls(data["start_etag"], [tuple(c) for c in data["confirmations"]], [tuple(p) for p in data["polls"]])
+
+
+def _strong(etag: str) -> str:
+    """nginx weakens the ETag of an answer it compresses (W/"…"); the version it names is the same."""
+    return etag.removeprefix("W/")
+
+
+def delays(record: Record) -> dict:
+    """{"any": [seconds per confirmation shown], "phone": [seconds per (confirmation, phone)],
+    "unseen": confirmations no poll showed, "unknown": polls with an ETag no probe saw}."""
+    index = {_strong(record.start_etag): 0}
+    for k, (_at, etag) in enumerate(record.confirmations, 1):
+        index.setdefault(_strong(etag), k)
+    tapped = [0.0] + [at for at, _etag in record.confirmations]
+    any_phone: list[float] = []
+    per_phone: list[float] = []
+    newest = 0  # the newest confirmation any poll has shown so far
+    last: dict[int, int] = {}  # per phone, the newest confirmation its polls have shown
+    unknown = 0
+    for phone, at, etag in sorted(record.polls, key=lambda poll: poll[1]):
+        k = index.get(_strong(etag))
+        if k is None:
+            unknown += 1
+            continue
+        if k > newest:
+            any_phone += [at - tapped[j] for j in range(newest + 1, k + 1)]
+            newest = k
+        seen = last.setdefault(phone, k)  # confirmations before a phone's first poll are not its delay
+        if k > seen:
+            per_phone += [at - tapped[j] for j in range(seen + 1, k + 1)]
+            last[phone] = k
+    return {"any": any_phone, "phone": per_phone, "unseen": len(record.confirmations) - newest, "unknown": unknown}
+
+
+def percentile(values: list[float], share: float) -> float:
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, int(len(ordered) * share))] if ordered else float("nan")
+
+
+def summary(result: dict) -> str:
+    def line(values: list[float]) -> str:
+        if not values:
+            return "none measured"
+        return (f"p50 {percentile(values, 0.5):.2f} s, p95 {percentile(values, 0.95):.2f} s, "
+                f"max {max(values):.2f} s over {len(values):,}")
+    return (f"first poll by any phone: {line(result['any'])}; each phone's first poll: {line(result['phone'])}; "
+            f"{result['unseen']} confirmations never shown, {result['unknown']} polls with an unknown ETag")

@@ -296,24 +296,34 @@ class ChiefReferee(FastHttpUser):
                                       catch_response=True) as response:
                     if not expect(response, 200):
                         self.refused.add(form["action"])
+                        self._confirmed(tapped, attempts=1)  # a timed-out tap may still have been stored
                         break
                     board = response.text
                     if 'alert-danger' in board:  # the confirmation was refused (shown on the board)
                         self.refused.add(form["action"])
                         response.failure("confirmation refused on the board")
                     else:
-                        previous = FRESHNESS.confirmations[-1][1] if FRESHNESS.confirmations else FRESHNESS.start_etag
-                        FRESHNESS.confirmations.append((tapped, self._public_etag(previous)))
+                        self._confirmed(tapped)
                     gevent.sleep(TAP_SECONDS)  # reads the new board, taps the next Confirm
 
-    def _public_etag(self, previous: str) -> str:
+    def _confirmed(self, tapped: float, attempts: int = 50) -> None:
+        """Note the version that holds the sheet tapped at `tapped`, if the public version changed."""
+        previous = FRESHNESS.confirmations[-1][1] if FRESHNESS.confirmations else FRESHNESS.start_etag
+        etag = self._public_etag(previous, attempts)
+        if etag != previous:
+            FRESHNESS.confirmations.append((tapped, etag))
+
+    def _public_etag(self, previous: str, attempts: int = 50) -> str:
         """The standings fragment's ETag for an anonymous phone, from the app server itself; asked again
         while it is still `previous` (a worker's cached version), which no confirmation should leave."""
         request = urllib.request.Request(self.standings_live, headers={"HX-Request": "true", "Accept-Encoding": "gzip"})
         etag = previous
-        for _ in range(50):
-            with urllib.request.urlopen(request, timeout=TIMEOUT) as response:
-                etag = response.headers.get("ETag", "")
+        for _ in range(attempts):
+            try:
+                with urllib.request.urlopen(request, timeout=TIMEOUT) as response:
+                    etag = response.headers.get("ETag", "")
+            except OSError:  # an overloaded server: this confirmation goes unmeasured, the run goes on
+                return previous
             if etag != previous:
                 break
             gevent.sleep(0.1)

@@ -186,7 +186,7 @@ def one_database(label: str, url: str, args, out: Path) -> dict:
         if args.through_nginx:
             proxy = free_port()
             servers.append(start_nginx(out / f"{label}-nginx", proxy, f"127.0.0.1:{port}",
-                                       connections=max(1024, 2 * (args.phones + args.referees) + 256)))
+                                       connections=4 * (args.phones + args.referees) + 1024))
             host = f"http://127.0.0.1:{proxy}"
         warm_up(host, plan)
         (out / f"{label}-access.log").write_text("")  # count only the run's requests

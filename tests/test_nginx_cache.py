@@ -80,7 +80,8 @@ def test_anonymous_polls_share_one_answer_and_staff_never_meet_it(proxy):
     assert "private" in staff["Cache-Control"]
 
     status, after, _ = fetch(live)  # the organiser's answer was not stored for the phones
-    assert status == 200 and after["ETag"] == first["ETag"] and after["X-Micro-Cache"] in ("HIT", "MISS", "EXPIRED")
+    assert status == 200 and after["ETag"] == first["ETag"]
+    assert after["X-Micro-Cache"] in ("HIT", "MISS", "EXPIRED", "UPDATING", "REVALIDATED")
 
 
 def test_the_cache_keys_by_language(proxy):

@@ -17,6 +17,8 @@ after the other, so the versions are ordered. Polls whose ETag no probe saw (non
 from __future__ import annotations
 
 import json
+import math
+import random
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -82,3 +84,28 @@ def summary(result: dict) -> str:
                 f"max {max(values):.2f} s over {len(values):,}")
     return (f"first poll by any phone: {line(result['any'])}; each phone's first poll: {line(result['phone'])}; "
             f"{result['unseen']} confirmations never shown, {result['unknown']} polls with an unknown ETag")
+
+
+def modelled(poll_seconds: float, copy_seconds: float, samples: int = 100_000, seed: int = 16) -> list[float]:
+    """The delays one phone sees in theory: it polls every `poll_seconds` at a random phase; the proxy's copy
+    of a busy address is fetched anew every `copy_seconds` (nginx's "1 s" is counted in whole seconds, so a
+    copy fetched just after a second's start lives 2 s, and on a busy address every copy is fetched so).
+    A confirmation at a random moment shows at the first poll whose copy was fetched after it."""
+    rng = random.Random(seed)
+    out = []
+    for _ in range(samples):
+        tapped, phase = rng.uniform(100, 200), rng.uniform(0, poll_seconds)
+        polled = phase + math.ceil((tapped - phase) / poll_seconds) * poll_seconds
+        while math.floor(polled / copy_seconds) * copy_seconds <= tapped:  # the copy predates the tap
+            polled += poll_seconds
+        out.append(polled - tapped)
+    return out
+
+
+if __name__ == "__main__":
+    print("poll s | copy s | p50 | p95 | max")
+    for poll in (3, 4, 5):
+        for copy in (0, 1, 2):
+            rng = random.Random(poll)  # no proxy: the phone's next poll
+            values = modelled(poll, copy) if copy else [rng.uniform(0, poll) for _ in range(100_000)]
+            print(f"{poll} | {copy} | {percentile(values, 0.5):.2f} | {percentile(values, 0.95):.2f} | {max(values):.2f}")

@@ -1,6 +1,6 @@
 -- wrk script: phones polling the public live fragments at a fixed interval (loadtest/pollers.py).
 -- One wrk connection is one phone: it waits a random part of the interval first (phones are not in step),
--- then polls every interval after each answer, as htmx's `every 4s` does. Each poll asks for the whole-event
+-- then polls every interval after each answer, as htmx's `every 3s` does. Each poll asks for the whole-event
 -- standings (share) or a random player's page, with HX-Request and gzip like a browser, and without
 -- If-None-Match: during a round every confirmation changes every public ETag, so a phone's ETag is nearly
 -- always old and its answer a whole fragment; this is the heavier case for the server.

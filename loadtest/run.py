@@ -8,7 +8,7 @@ For each database — SQLite always, PostgreSQL when DATABASE_URL names one (the
    2 sync workers on 127.0.0.1 and a free port (`config.settings.loadtest`: development settings with DEBUG
    off), with `--through-nginx` Debian's nginx in front with deploy/nginx.conf (micro-cache on), and warms
    both workers up;
-3. runs locust headless for `--run-time` (500 phones polling every 4 s, 128 referees, 1 chief referee;
+3. runs locust headless for `--run-time` (500 phones polling every 3 s, 128 referees, 1 chief referee;
    loadtest/locustfile.py), writing locust's CSV statistics; with `--wrk-phones N`, N of the phones are
    wrk connections instead (loadtest/pollers.py), for more phones than locust can pace on 2 cores;
 4. stops the servers, counts what the server stored (sheets submitted and confirmed, each sheet once), its
@@ -29,7 +29,6 @@ import datetime as dt
 import json
 import os
 import re
-import resource
 import subprocess
 import sys
 import time
@@ -111,6 +110,20 @@ def cpu_seconds(pid: int) -> float:
             continue
         total += times.user + times.system
     return total
+
+
+def reap(process: subprocess.Popen, seconds: float) -> float:
+    """Wait for a child (at most `seconds`, then stop it) and return the CPU time it used."""
+    deadline = time.monotonic() + seconds
+    while True:
+        pid, status, usage = os.wait4(process.pid, os.WNOHANG)
+        if pid:
+            process.returncode = os.waitstatus_to_exitcode(status)
+            return usage.ru_utime + usage.ru_stime
+        if time.monotonic() > deadline:
+            stop(process)
+            return float("nan")
+        time.sleep(0.2)
 
 
 def read_stats(path: Path) -> list[dict]:
@@ -200,18 +213,13 @@ def one_database(label: str, url: str, args, out: Path) -> dict:
                    "--freshness", str(out / f"{label}-freshness.json"),
                    "--stop-timeout", "10", "--csv", str(out / label), "--only-summary"]
         print(f"[{label}] {' '.join(command)}", flush=True)
-        children_before = resource.getrusage(resource.RUSAGE_CHILDREN)
         if args.wrk_phones:
             wrk = pollers.start(host, plan, phones=args.wrk_phones, poll_seconds=args.poll_seconds, share=0.6,
                                 seconds=parse_seconds(args.run_time), log=out / f"{label}-wrk.log")
         with (out / f"{label}-locust.log").open("w") as locust_log:
             locust = subprocess.Popen(command, env=env, cwd=ROOT, stdout=locust_log, stderr=subprocess.STDOUT)
-            locust.wait(timeout=parse_seconds(args.run_time) + 120)
-        if wrk is not None:
-            wrk.wait(timeout=60)
-        children_after = resource.getrusage(resource.RUSAGE_CHILDREN)  # locust and wrk: the children reaped meanwhile
-        locust_cpu = (children_after.ru_utime + children_after.ru_stime
-                      - children_before.ru_utime - children_before.ru_stime)
+            locust_cpu = reap(locust, parse_seconds(args.run_time) + 120)
+        wrk_cpu = reap(wrk, 60) if wrk is not None else None
         cpu_used, load_after = cpu_seconds(gunicorn.pid) - cpu_before, os.getloadavg()[0]
         nginx_cpu = sum(cpu_seconds(process.pid) for process in servers[1:]) - nginx_before
     finally:
@@ -232,7 +240,8 @@ def one_database(label: str, url: str, args, out: Path) -> dict:
         "nginx_cpu_s": round(nginx_cpu, 1) if args.through_nginx else None, "redis": bool(redis),
         "label": label, "stats": read_stats(out / f"{label}_stats.csv"), "stored": stored,
         "server": server_side(out / f"{label}-access.log"), "tracebacks": tracebacks,
-        "gunicorn_cpu_s": round(cpu_used, 1), "locust_cpu_s": round(locust_cpu, 1), "load": (round(load_before, 1), round(load_after, 1)),
+        "gunicorn_cpu_s": round(cpu_used, 1), "locust_cpu_s": round(locust_cpu, 1),
+        "wrk_cpu_s": round(wrk_cpu, 1) if wrk_cpu is not None else None, "load": (round(load_before, 1), round(load_after, 1)),
         "locust_exit": locust.returncode if locust else None, "seconds": round(time.monotonic() - started),
     }
 
@@ -313,7 +322,8 @@ def summary(results: list[dict], args, command: str) -> str:
         out += [f"### {result['label']}", "", table(result), "", server_table(result["server"]), "",
                 f"- Target {text}.",
                 f"- Server: {server_5xx(result)} answers 5xx in the access log, {result['tracebacks']} tracebacks; "
-                f"the 2 workers used {result['gunicorn_cpu_s']} CPU-seconds, locust {result['locust_cpu_s']}; load average "
+                f"the 2 workers used {result['gunicorn_cpu_s']} CPU-seconds, locust {result['locust_cpu_s']}"
+                f"{', wrk ' + str(result['wrk_cpu_s']) if result['wrk_cpu_s'] is not None else ''}; load average "
                 f"{result['load'][0]} before, {result['load'][1]} after.",
                 f"- Stored: {stored['submitted'] + stored['confirmed']} of {result['expected']} sheets sent "
                 f"({stored['confirmed']} confirmed, {stored['submitted']} waiting, {stored['returned']} returned); "
@@ -334,7 +344,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--phones", type=int, default=500)
     parser.add_argument("--referees", type=int, default=128)
     parser.add_argument("--spawn-rate", type=float, default=60, help="users started per second")
-    parser.add_argument("--poll-seconds", type=float, default=4.0, help="the phones' poll interval (the pages': 4)")
+    parser.add_argument("--poll-seconds", type=float, default=3.0, help="the phones' poll interval (the pages': 3)")
     parser.add_argument("--wrk-phones", type=int, default=0,
                         help="how many of --phones wrk generates instead of locust (needs Debian's wrk)")
     parser.add_argument("--through-nginx", action="store_true",

@@ -111,3 +111,13 @@ def test_pages_with_a_token_and_staff_pages_are_never_stored(proxy):
     assert status == 200 and "X-Micro-Cache" not in headers and "no-store" in headers["Cache-Control"]
     status, _, anonymous = fetch(manage)
     assert status in (302, 403) or "logout" not in anonymous
+
+
+def test_an_expired_copy_is_revalidated_with_its_etag(proxy):
+    """Past its second, the copy is checked with its ETag: an unchanged fragment costs Django a 304."""
+    event = make_event()
+    live = proxy + reverse("public-standings-live", kwargs={"festival": event.festival.slug, "event": event.slug})
+    _, first, _ = fetch(live)
+    time.sleep(2.1)  # the copy is kept 1 s (deploy/nginx.conf), counted in whole seconds
+    status, again, _ = fetch(live)
+    assert status == 200 and again["X-Micro-Cache"] == "REVALIDATED" and again["ETag"] == first["ETag"]

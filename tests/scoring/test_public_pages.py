@@ -333,7 +333,7 @@ def test_event_home_shows_schedule_current_game_and_links(client):
 def test_standings_page_polls_its_fragment_inside_data_poll(client):
     stage = golden_stage()
     page = text(client.get(urls(stage.event)["public-standings"]))
-    assert "data-poll" in page and 'hx-trigger="every 4s"' in page
+    assert "data-poll" in page and 'hx-trigger="every 3s"' in page
     assert urls(stage.event)["public-standings-live"] in page
 
 

@@ -41,6 +41,7 @@ bench-http: setup
 	$(PY) -m bench.http $(BENCH_HTTP_ARGS)
 
 # Bounded load test on loopback (about 5 minutes); DATABASE_URL=postgres://… adds the PostgreSQL run.
+# 2,500 phones through nginx: LOADTEST_ARGS="--phones 2500 --wrk-phones 2000 --through-nginx" (loadtest/README.md).
 loadtest: setup
 	$(PY) -m pip install --quiet -e ".[dev,load]"
 	$(PY) -m loadtest.run $(LOADTEST_ARGS)

@@ -96,6 +96,7 @@ def nginx_conf(prefix: Path, port: int, upstream: str, *, connections: int = 102
     site = re.sub(r"server web:8000 resolve", f"server {upstream}", site)
     site = re.sub(r"listen 80;", f"listen 127.0.0.1:{port};", site)
     site = site.replace("/var/cache/nginx/rummikub", str(prefix / "cache"))
+    site = site.replace("/var/run/nginx-rummikub-gzip.sock", str(prefix / "gzip.sock"))
     temp = "\n".join(f"    {name}_temp_path {prefix / name};" for name in ("client_body", "proxy", "fastcgi", "uwsgi", "scgi"))
     # Started by root (a CI container), nginx's workers would run as nobody and could not use the cache folder
     # inside a private temporary directory; they stay the caller, as they do for anyone else.

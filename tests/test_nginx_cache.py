@@ -2,6 +2,7 @@
 nginx is not installed — .ci/run installs it): anonymous polls share one answer a second; a signed-in
 organiser never gets the anonymous copy and an anonymous phone never gets a staff or signed-in one."""
 
+import gzip
 import shutil
 import signal
 import subprocess
@@ -15,7 +16,7 @@ from django.test import Client
 from django.urls import reverse
 
 from bench.servers import free_port, nginx_conf
-from tests.factories import make_event, make_staff
+from tests.factories import make_event, make_staff, released_stage
 
 NGINX = shutil.which("nginx") or ("/usr/sbin/nginx" if Path("/usr/sbin/nginx").exists() else None)
 pytestmark = [pytest.mark.django_db(transaction=True),
@@ -121,3 +122,18 @@ def test_an_expired_copy_is_revalidated_with_its_etag(proxy):
     time.sleep(2.1)  # the copy is kept 1 s (deploy/nginx.conf), counted in whole seconds
     status, again, _ = fetch(live)
     assert status == 200 and again["X-Micro-Cache"] == "REVALIDATED" and again["ETag"] == first["ETag"]
+
+
+def test_the_copy_is_compressed_once_and_kept_apart_from_the_plain_one(proxy):
+    """nginx compresses the fragment on its way into the cache (not once per phone); a phone that takes no
+    gzip has its own plain copy."""
+    event = released_stage(8).event  # a fragment above gzip_min_length
+    live = proxy + reverse("public-standings-live", kwargs={"festival": event.festival.slug, "event": event.slug})
+    request = urllib.request.Request(live, headers={"Accept-Language": "en", "Accept-Encoding": "gzip"})
+    for expected in ("MISS", "HIT"):
+        with urllib.request.urlopen(request, timeout=10) as response:
+            assert response.headers["X-Micro-Cache"] == expected
+            assert response.headers["Content-Encoding"] == "gzip"
+            assert b"<" in gzip.decompress(response.read())
+    status, plain, body = fetch(live)  # no Accept-Encoding
+    assert status == 200 and plain["X-Micro-Cache"] == "MISS" and "Content-Encoding" not in plain and "<" in body

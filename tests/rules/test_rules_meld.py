@@ -9,7 +9,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from rules import meld as meld_module
+from rules import meld_search
 from rules.errors import NotationError
 from rules.meld import best_meld, can_open
 from rules.sets import check_placed_set
@@ -199,7 +199,7 @@ def test_r3_dense_windows_with_jokers_equal_exhaustive_search(rack):
 @given(racks(8, colours=4, numbers=5))
 def test_r3_dropping_dominated_states_keeps_the_optimum(rack):
     """The dominance check only runs on big layers; here it runs on every layer."""
-    with patch.object(meld_module, "_DOMINANCE_ABOVE", 0):
+    with patch.object(meld_search, "DOMINANCE_ABOVE", 0):
         meld = best_meld(rack)
     assert meld.value == exhaustive(rack)
     _check_meld(rack, meld)
@@ -212,9 +212,9 @@ def test_r3_dominance_check_does_not_change_big_racks(rnd, size):
     deck = full_set()
     rnd.shuffle(deck)
     rack = deck[:size]
-    with patch.object(meld_module, "_DOMINANCE_ABOVE", 10**9):
+    with patch.object(meld_search, "DOMINANCE_ABOVE", 10**9):
         plain = best_meld(rack)
-    with patch.object(meld_module, "_DOMINANCE_ABOVE", 0):
+    with patch.object(meld_search, "DOMINANCE_ABOVE", 0):
         pruned = best_meld(rack)
     assert pruned.value == plain.value
     _check_meld(rack, pruned)

@@ -31,7 +31,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from dataclasses import dataclass
 
-from .meld_bounds import greedy_lower_bound, upper_bound
+from .meld_bounds import future_bounds, greedy_lower_bound, upper_bound
 from .meld_search import rebuild, solve
 from .sets import PlacedSet
 from .tiles import COLOURS, Tile, check_tile_counts, parse_tiles
@@ -67,7 +67,7 @@ def _counts(tiles: list[Tile]) -> tuple[list[list[int]], int]:
     return counts, jokers
 
 
-_ITERATE_ABOVE = 60  # tiles; measured in bench/meld.py
+BEAM = 64  # states kept per number by the first, inexact pass; measured with bench/meld.py
 
 
 def best_meld(rack: Iterable[Tile] | str) -> Meld:
@@ -79,23 +79,28 @@ def best_meld(rack: Iterable[Tile] | str) -> Meld:
     tiles = _as_tiles(rack)
     counts, jokers = _counts(tiles)
     lower = greedy_lower_bound(counts, jokers)
-    upper = upper_bound(counts, jokers)
-    # Exact search with a floor: every arrangement worth >= floor survives the pruning, so a result
-    # >= floor is the optimum. Big (dense) racks waste little, so for them start just under the upper
-    # bound and widen; for ordinary racks one pass with the greedy floor is faster.
-    slack = 4 if len(tiles) > _ITERATE_ABOVE else upper
-    while True:
-        floor = max(lower, upper - slack)
-        value, final_key, back = solve(counts, jokers, floor=floor)
-        if final_key is not None and value >= floor:
-            break
-        if floor <= lower:  # pragma: no cover - the greedy arrangement itself is always found
-            break
-        slack *= 4
+    bounds = future_bounds(counts, jokers)
+    upper = bounds[jokers][1]
+    # A narrow pass first (only the BEAM most promising states of each number): a valid arrangement,
+    # usually the best one. Then the exact pass only has to look for something better: with the floor
+    # one above it, every arrangement worth more survives the pruning, and most states do not.
+    found = solve(counts, jokers, floor=lower, beam=BEAM, bounds=bounds)
+    if found[1] is not None and found[0] >= lower:
+        if found[0] >= upper:
+            return _meld(*found, counts)
+        lower = found[0] + 1
+    else:
+        found = (0, None, None)
+    better = solve(counts, jokers, floor=lower, bounds=bounds)
+    if better[1] is not None and better[0] >= lower:
+        found = better
+    return _meld(*found, counts)
+
+
+def _meld(value, final_key, back, counts) -> Meld:
     if final_key is None or value == 0:
         return Meld(0, ())
-    sets = rebuild(back, final_key, counts)
-    return Meld(value, tuple(sets))
+    return Meld(value, tuple(rebuild(back, final_key, counts)))
 
 
 def can_open(rack: Iterable[Tile] | str, threshold: int = 30) -> bool:

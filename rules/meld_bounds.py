@@ -93,3 +93,86 @@ def _plain_greedy(counts) -> int:
             if k >= 3:
                 groups += k * n
     return max(runs, groups)
+
+
+def future_bounds(counts, jokers: int) -> list[list[int]]:
+    """``bounds[j][n]``: the most that the numbers ``n``..13 can still add to an arrangement that has
+    ``j`` jokers left to place (``n`` up to 14, where it is 0).
+
+    A tile that could be in a set without a joker is counted whole. Any other tile ("orphan") needs a
+    joker in its set: in a group with it (such a group holds at most two orphans, or three real tiles
+    of different colours would make a group alone) or within two places of it in its run (else two
+    real neighbours on one side, or one on each, would make a run alone). So each joker saves at most
+    the orphans of one such neighbourhood, and the orphans saved by ``j`` jokers are worth at most
+    ``j`` times the best neighbourhood. A joker placed before ``n`` (in an open run) could make a tile
+    at ``n`` or ``n + 1`` count without a new joker, so when some joker is placed the numbers below
+    ``n`` are taken as present for those tiles."""
+    bounds = [[0] * 16 for _ in range(jokers + 1)]
+    if not jokers:
+        per_number, _ = usable_values(counts, 0)
+        for n in range(13, 0, -1):
+            bounds[0][n] = bounds[0][n + 1] + per_number[n]
+        return bounds
+    top = 0
+    plain = [0] * 16  # by number: value of the tiles that need no joker
+    orphan = [[0] * 20 for _ in range(4)]  # value of one copy of an orphan, by colour and number
+    orphans = [0] * 16  # by number: value of all orphan copies
+    group_cap = [0] * 16  # by number: the most one joker's group could save there
+    for n in range(1, 14):
+        colours = sum(1 for c in range(4) if counts[c][n])
+        in_group = 0
+        for c in range(4):
+            row, k = counts[c], counts[c][n]
+            if not k:
+                continue
+            near = sum(1 for m in (n - 2, n - 1, n + 1, n + 2) if 1 <= m <= 13 and row[m])
+            if colours + jokers < 3 and near + jokers < 2:
+                continue  # in no set at all
+            top = max(top, min(13, n + 2))
+            if colours >= 3 or _run_partners(row, n, 1):
+                plain[n] += n * k
+            else:
+                orphan[c][n] = n
+                orphans[n] += n * k
+                in_group += 1
+        group_cap[n] = n * min(2, in_group)
+    # the most one joker's run could save among the orphans at n.. (the joker at p, orphans at p-2..p+2)
+    run_cap = [0] * 17
+    for n in range(13, 0, -1):
+        best = run_cap[n + 1]
+        for o in orphan:
+            best = max(
+                best,
+                o[n] + o[n + 1] + o[n + 3] + o[n + 4],
+                o[n] + o[n + 2] + o[n + 3],
+                o[n] + o[n + 1],
+                o[n + 1] + o[n + 2],
+            )
+        run_cap[n] = best
+    tail_plain = tail_orphans = tail_group = 0
+    for n in range(13, 0, -1):
+        tail_plain += plain[n]
+        tail_orphans += orphans[n]
+        tail_group = max(tail_group, group_cap[n])
+        cap = max(tail_group, run_cap[n])
+        bounds[jokers][n] = tail_plain + min(tail_orphans, jokers * cap) + jokers * top
+        # some joker already placed: orphans at n and n + 1 may extend its open run
+        moved = sum(
+            m * counts[c][m]
+            for m in (n, n + 1)
+            if m <= 13
+            for c in range(4)
+            if orphan[c][m] and _run_partners(counts[c], m, n)
+        )
+        for j in range(jokers):
+            bounds[j][n] = tail_plain + moved + min(tail_orphans - moved, j * cap) + j * top
+    return bounds
+
+
+def _run_partners(row, m: int, n: int) -> bool:
+    """Could the tile at ``m`` be in a run of real tiles, the numbers below ``n`` taken as present?"""
+
+    def has(x):
+        return 1 <= x < n or (n <= x <= 13 and row[x] > 0)
+
+    return (has(m - 1) and (has(m + 1) or has(m - 2))) or (has(m + 1) and has(m + 2))

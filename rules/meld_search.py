@@ -5,16 +5,18 @@ the sets from its back-pointers.
 
 from __future__ import annotations
 
-from .meld_bounds import usable_values
+import heapq
+
+from .meld_bounds import future_bounds
 from .meld_states import (
     COLOUR_WEIGHT,
     DOMINATORS,
     FORCED,
     GROUPS,
     GROUPS_BY_CODE,
+    PAT_TILES,
     W,
     has_forced,
-    reach,
     step_table,
 )
 from .sets import PlacedSet
@@ -23,7 +25,7 @@ from .tiles import COLOURS, JOKER, Tile
 DOMINANCE_ABOVE = 1000  # states; measured with bench/meld.py --search
 
 
-def solve(counts, jokers, *, target: int | None = None, floor: int = 0):
+def solve(counts, jokers, *, target: int | None = None, floor: int = 0, beam: int = 0, bounds=None):
     """Forward DP. Returns (best value, final state key, back-pointers), or, with ``target``, stops as
     soon as a state with no forced run reaches ``target`` (returns that value, None, None). States that
     cannot reach ``floor`` (value + an upper bound on the rest) are pruned.
@@ -32,11 +34,9 @@ def solve(counts, jokers, *, target: int | None = None, floor: int = 0):
     the work is a sum over the colours' choices rather than their product; the leftover tiles are
     carried as a canonical pattern code. States dominated by another state of the layer are dropped.
     A back-pointer is just the previous key: the step's choice is the difference of the two keys."""
-    # rest[n] + jokers * jtop = upper bound on what numbers n..13 can still add.
-    per_number, jtop = usable_values(counts, jokers)
-    rest = [0] * 16
-    for n in range(13, 0, -1):
-        rest[n] = rest[n + 1] + per_number[n]
+    # bounds[j][n] = upper bound on what numbers n..13 can still add with j jokers left
+    if bounds is None:
+        bounds = future_bounds(counts, jokers)
     forced = FORCED
     layer = {jokers * W: 0}
     back = []
@@ -45,14 +45,20 @@ def solve(counts, jokers, *, target: int | None = None, floor: int = 0):
         last = n == 13
         # open runs the next number cannot extend with real tiles (nothing follows 13: R2, no wrap)
         qs = [0 if last else counts[c][n + 1] for c in range(4)]
-        after = rest[n + 1]
-        cur = {key: val for key, val in layer.items() if val + rest[n] + jtop * (key // W) >= floor}
+        after = [b[n + 1] for b in bounds]
+        cur = {key: val for key, val in layer.items() if val + bounds[key // W][n] >= floor}
+        # by key // W (jokers left + 3 * leftover code): the most the leftover tiles, the jokers and
+        # the numbers after n can still add (after n, the bounds count the jokers; at 13, jokers
+        # left can only be worth 13)
+        spare = n if last else 0
+        reachable = [
+            n * PAT_TILES[hi // 3] + after[min(hi % 3, jokers)] + spare * (hi % 3) for hi in range(75)
+        ]
         steps = []
         for c in range(4):
             k, q, w = ks[c], qs[c], COLOUR_WEIGHT[c]
-            need_now = floor - n * sum(ks[c:]) - after
+            need_now = floor - n * sum(ks[c:])
             table = step_table(k, q, last, n, w)
-            reachable = reach(n, jtop)
             nxt: dict = {}
             bp: dict = {}
             get = nxt.get
@@ -67,6 +73,8 @@ def solve(counts, jokers, *, target: int | None = None, floor: int = 0):
                         nxt[nk] = v
                         bp[nk] = key
             steps.append(bp)
+            if beam and len(nxt) > beam:
+                nxt = dict(heapq.nlargest(beam, nxt.items(), key=lambda kv: kv[1] + reachable[kv[0] // W]))
             cur = nxt
         new: dict = {}
         bp = {}
@@ -91,7 +99,7 @@ def solve(counts, jokers, *, target: int | None = None, floor: int = 0):
                 if need > jl:
                     continue
                 v = val + n * gt
-                if v + after + jtop * jl < floor:
+                if v + after[jl] < floor:
                     continue
                 nk = states + jl * W
                 if v > get(nk, -1):
@@ -103,6 +111,8 @@ def solve(counts, jokers, *, target: int | None = None, floor: int = 0):
         back.append(steps)
         # the check costs about as much as expanding a state, so it pays only on big layers
         layer = drop_dominated(new) if len(new) > DOMINANCE_ABOVE else new
+        if beam and len(layer) > beam:
+            layer = dict(heapq.nlargest(beam, layer.items(), key=lambda kv: kv[1] + after[kv[0] // W]))
     if not layer:
         return 0, None, back
     best_key = max(layer, key=lambda k: (layer[k], k))

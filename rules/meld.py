@@ -87,9 +87,10 @@ def best_meld(rack: Iterable[Tile] | str) -> Meld:
     # A narrow pass first (only the BEAM most promising states of each number): a valid arrangement,
     # usually the best one. Then the exact pass only has to look for something better: with the floor
     # one above it, every arrangement worth more survives the pruning, and most states do not.
-    found = solve(counts, jokers, floor=lower, beam=BEAM, bounds=bounds)
+    trimmed: list[int] = []
+    found = solve(counts, jokers, floor=lower, beam=BEAM, bounds=bounds, trimmed=trimmed)
     if found[1] is not None and found[0] >= lower:
-        if found[0] >= upper:
+        if found[0] >= upper or not trimmed:  # no state was left out: the narrow pass was exact
             return _meld(*found, counts)
         lower = found[0] + 1
     else:

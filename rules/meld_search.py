@@ -25,7 +25,7 @@ from .tiles import COLOURS, JOKER, Tile
 DOMINANCE_ABOVE = 1000  # states; measured with bench/meld.py --search
 
 
-def solve(counts, jokers, *, target: int | None = None, floor: int = 0, beam: int = 0, bounds=None):
+def solve(counts, jokers, *, target=None, floor: int = 0, beam: int = 0, bounds=None, trimmed=None):
     """Forward DP. Returns (best value, final state key, back-pointers), or, with ``target``, stops as
     soon as a state with no forced run reaches ``target`` (returns that value, None, None). States that
     cannot reach ``floor`` (value + an upper bound on the rest) are pruned.
@@ -33,7 +33,11 @@ def solve(counts, jokers, *, target: int | None = None, floor: int = 0, beam: in
     Within a number the colours are decided one after another (four small steps, then the groups), so
     the work is a sum over the colours' choices rather than their product; the leftover tiles are
     carried as a canonical pattern code. States dominated by another state of the layer are dropped.
-    A back-pointer is just the previous key: the step's choice is the difference of the two keys."""
+    A back-pointer is just the previous key: the step's choice is the difference of the two keys.
+
+    With ``beam``, only that many states (the highest value + bound) are kept after each step, and the
+    numbers where some were left out are appended to ``trimmed``: a valid arrangement, not always the
+    best. ``bounds`` (from :func:`~rules.meld_bounds.future_bounds`) may be passed to share them."""
     # bounds[j][n] = upper bound on what numbers n..13 can still add with j jokers left
     if bounds is None:
         bounds = future_bounds(counts, jokers)
@@ -74,6 +78,7 @@ def solve(counts, jokers, *, target: int | None = None, floor: int = 0, beam: in
                         bp[nk] = key
             steps.append(bp)
             if beam and len(nxt) > beam:
+                trimmed.append(n)
                 nxt = dict(heapq.nlargest(beam, nxt.items(), key=lambda kv: kv[1] + reachable[kv[0] // W]))
             cur = nxt
         new: dict = {}
@@ -112,6 +117,7 @@ def solve(counts, jokers, *, target: int | None = None, floor: int = 0, beam: in
         # the check costs about as much as expanding a state, so it pays only on big layers
         layer = drop_dominated(new) if len(new) > DOMINANCE_ABOVE else new
         if beam and len(layer) > beam:
+            trimmed.append(n)
             layer = dict(heapq.nlargest(beam, layer.items(), key=lambda kv: kv[1] + after[kv[0] // W]))
     if not layer:
         return 0, None, back

@@ -10,8 +10,10 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from rules import meld as meld_module
+from rules import meld_search
 from rules.errors import NotationError
 from rules.meld import best_meld, can_open
+from rules.meld_bounds import future_bounds
 from rules.sets import check_placed_set
 from rules.tiles import COLOURS, JOKER, Tile, full_set
 
@@ -199,7 +201,7 @@ def test_r3_dense_windows_with_jokers_equal_exhaustive_search(rack):
 @given(racks(8, colours=4, numbers=5))
 def test_r3_dropping_dominated_states_keeps_the_optimum(rack):
     """The dominance check only runs on big layers; here it runs on every layer."""
-    with patch.object(meld_module, "_DOMINANCE_ABOVE", 0):
+    with patch.object(meld_search, "DOMINANCE_ABOVE", 0):
         meld = best_meld(rack)
     assert meld.value == exhaustive(rack)
     _check_meld(rack, meld)
@@ -212,9 +214,67 @@ def test_r3_dominance_check_does_not_change_big_racks(rnd, size):
     deck = full_set()
     rnd.shuffle(deck)
     rack = deck[:size]
-    with patch.object(meld_module, "_DOMINANCE_ABOVE", 10**9):
+    with patch.object(meld_search, "DOMINANCE_ABOVE", 10**9):
         plain = best_meld(rack)
-    with patch.object(meld_module, "_DOMINANCE_ABOVE", 0):
+    with patch.object(meld_search, "DOMINANCE_ABOVE", 0):
         pruned = best_meld(rack)
     assert pruned.value == plain.value
     _check_meld(rack, pruned)
+
+
+# --- the narrow first pass and the bounds ---------------------------------------------------------------
+@FAST
+@given(racks(8, colours=4, numbers=5))
+def test_r3_exact_pass_alone_equals_exhaustive_search(rack):
+    """With a one-state narrow pass the answer comes from the exact pass above its (poor) floor."""
+    with patch.object(meld_module, "BEAM", 1):
+        meld = best_meld(rack)
+    assert meld.value == exhaustive(rack)
+    _check_meld(rack, meld)
+
+
+def _unpruned(rack):
+    """The forward pass with no bound at all: every state is kept (the dominated ones aside)."""
+    counts, jokers = meld_module._counts(list(rack))
+    no_bounds = [[10**6] * 16 for _ in range(jokers + 1)]
+    return meld_search.solve(counts, jokers, floor=0, bounds=no_bounds)[0]
+
+
+def dense_windows():
+    """Most copies of a few consecutive numbers plus jokers: the racks where ties abound and the
+    bounds decide the work. Too big for the exhaustive search, small enough to search unpruned."""
+    return st.tuples(
+        st.integers(1, 12), st.integers(2, 4), st.integers(0, 2), st.randoms(use_true_random=False)
+    ).map(lambda p: _dense(*p))
+
+
+def _dense(low, width, jokers, rnd):
+    tiles = [Tile(c, n) for c in COLOURS for n in range(low, min(13, low + width - 1) + 1) for _ in range(2)]
+    rnd.shuffle(tiles)
+    return tiles[: rnd.randint(len(tiles) * 2 // 3, len(tiles))] + [JOKER] * jokers
+
+
+@settings(max_examples=25, deadline=None)
+@given(dense_windows())
+def test_r3_dense_windows_equal_the_unpruned_search(rack):
+    meld = best_meld(rack)
+    assert meld.value == _unpruned(rack)
+    _check_meld(rack, meld)
+    counts, jokers = meld_module._counts(rack)
+    assert future_bounds(counts, jokers)[jokers][1] >= meld.value
+
+
+@settings(max_examples=15, deadline=None)
+@given(st.randoms(use_true_random=False), st.integers(0, 50), st.integers(0, 2))
+def test_r3_bounds_are_never_below_the_best_meld(rnd, size, jokers):
+    """The bound on what numbers n..13 can add, for every n and jokers left, is at least what the best
+    meld of the tiles from n on (with those jokers) is worth: a bound below it would prune the optimum."""
+    deck = [t for t in full_set() if not t.is_joker]
+    rnd.shuffle(deck)
+    rack = deck[:size]
+    counts, _ = meld_module._counts(rack)
+    bounds = future_bounds(counts, jokers)
+    for n in range(1, 14):
+        tail = [t for t in rack if t.number >= n]
+        for j in range(jokers + 1):
+            assert bounds[j][n] >= best_meld(tail + [JOKER] * j).value, (n, j)

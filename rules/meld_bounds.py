@@ -1,0 +1,178 @@
+"""Cheap bounds on the best meld (R3), from the tile counts alone: an upper bound from the tiles that
+could belong to some set, and a greedy lower bound from a quick valid arrangement.
+"""
+
+from __future__ import annotations
+
+
+def usable_values(counts, jokers: int) -> tuple[list[int], int]:
+    """Per number, the value of the tiles that could belong to *some* set (a tile with no partner
+    can never be melded), and the most a joker could be worth (the highest number a joker could stand
+    for next to such a tile). Used for bounds only."""
+    per_number = [0] * 15
+    top = 0
+    for n in range(1, 14):
+        present = sum(1 for c in range(4) if counts[c][n])
+        for c in range(4):
+            if not counts[c][n]:
+                continue
+            row = counts[c]
+            if jokers:
+                near = sum(1 for m in (n - 2, n - 1, n + 1, n + 2) if 1 <= m <= 13 and row[m])
+                usable = present + jokers >= 3 or near + jokers >= 2
+            else:  # a run needs two neighbours: one each side, or two on one side
+                usable = (
+                    present >= 3
+                    or (row[n - 1] and row[n + 1])
+                    or (row[n + 1] and row[n + 2])
+                    or (n > 2 and row[n - 1] and row[n - 2])
+                )
+            if usable:
+                per_number[n] += n * counts[c][n]
+                top = max(top, min(13, n + 2))
+    return per_number, top
+
+
+def upper_bound(counts, jokers: int) -> int:
+    per_number, top = usable_values(counts, jokers)
+    return sum(per_number) + jokers * top
+
+
+def greedy_lower_bound(counts, jokers: int = 0) -> int:
+    """Value of a quick valid arrangement: the better of "all runs" (each copy layer's maximal runs
+    per colour) and "all groups" (per number, one group per copy layer); with jokers, also the best
+    single joker set found by a quick look plus that arrangement of the remaining tiles."""
+    best = _plain_greedy(counts)
+    if jokers:
+        for value, used in _joker_sets(counts, jokers):
+            rest = [row[:] for row in counts]
+            for c, n in used:
+                rest[c][n] -= 1
+            best = max(best, value + _plain_greedy(rest))
+    return best
+
+
+def _joker_sets(counts, jokers: int):
+    """A few high-value sets that use jokers: (value, real tiles used as (colour, number))."""
+    out = []
+    for n in range(13, 0, -1):
+        cols = [c for c in range(4) if counts[c][n]]
+        if jokers >= 2 and cols:
+            start = min(n, 11)
+            out.append((max(3 * n, 3 * start + 3), [(cols[0], n)]))
+        if len(cols) >= 2:
+            out.append((3 * n, [(cols[0], n), (cols[1], n)]))
+        for c in cols:
+            if n + 1 <= 13 and counts[c][n + 1]:
+                out.append((3 * n + 3 if n + 2 <= 13 else 3 * n, [(c, n), (c, n + 1)]))
+            if n + 2 <= 13 and counts[c][n + 2]:
+                out.append((3 * n + 3, [(c, n), (c, n + 2)]))
+        if len(out) >= 6:
+            break
+    return out
+
+
+def _plain_greedy(counts) -> int:
+    runs = 0
+    for c in range(4):
+        row = counts[c]
+        for layer in (1, 2):
+            length = total = 0
+            for n in range(1, 15):
+                if n <= 13 and row[n] >= layer:
+                    length += 1
+                    total += n
+                else:
+                    if length >= 3:
+                        runs += total
+                    length = total = 0
+    groups = 0
+    for n in range(1, 14):
+        for layer in (1, 2):
+            k = sum(1 for c in range(4) if counts[c][n] >= layer)
+            if k >= 3:
+                groups += k * n
+    return max(runs, groups)
+
+
+def future_bounds(counts, jokers: int) -> list[list[int]]:
+    """``bounds[j][n]``: the most that the numbers ``n``..13 can still add to an arrangement that has
+    ``j`` jokers left to place (``n`` up to 14, where it is 0).
+
+    A tile that could be in a set without a joker is counted whole. Any other tile ("orphan") needs a
+    joker in its set: in a group with it (such a group holds at most two orphans, or three real tiles
+    of different colours would make a group alone) or within two places of it in its run (else two
+    real neighbours on one side, or one on each, would make a run alone). So each joker saves at most
+    the orphans of one such neighbourhood, and the orphans saved by ``j`` jokers are worth at most
+    ``j`` times the best neighbourhood. A joker placed before ``n`` (in an open run) could make a tile
+    at ``n`` or ``n + 1`` count without a new joker, so when some joker is placed the numbers below
+    ``n`` are taken as present for those tiles."""
+    bounds = [[0] * 16 for _ in range(jokers + 1)]
+    if not jokers:
+        per_number, _ = usable_values(counts, 0)
+        for n in range(13, 0, -1):
+            bounds[0][n] = bounds[0][n + 1] + per_number[n]
+        return bounds
+    top = 0
+    plain = [0] * 16  # by number: value of the tiles that need no joker
+    orphan = [[0] * 20 for _ in range(4)]  # value of one copy of an orphan, by colour and number
+    orphans = [0] * 16  # by number: value of all orphan copies
+    group_cap = [0] * 16  # by number: the most one joker's group could save there
+    for n in range(1, 14):
+        colours = sum(1 for c in range(4) if counts[c][n])
+        in_group = 0
+        for c in range(4):
+            row, k = counts[c], counts[c][n]
+            if not k:
+                continue
+            near = sum(1 for m in (n - 2, n - 1, n + 1, n + 2) if 1 <= m <= 13 and row[m])
+            if colours + jokers < 3 and near + jokers < 2:
+                continue  # in no set at all
+            top = max(top, min(13, n + 2))
+            if colours >= 3 or _run_partners(row, n, 1):
+                plain[n] += n * k
+            else:
+                orphan[c][n] = n
+                orphans[n] += n * k
+                in_group += 1
+        group_cap[n] = n * min(2, in_group)
+    # the most one joker's run could save among the orphans at n.. (the joker at p, orphans at p-2..p+2)
+    run_cap = [0] * 17
+    for n in range(13, 0, -1):
+        best = run_cap[n + 1]
+        for o in orphan:
+            best = max(
+                best,
+                o[n] + o[n + 1] + o[n + 3] + o[n + 4],
+                o[n] + o[n + 2] + o[n + 3],
+                o[n] + o[n + 1],
+                o[n + 1] + o[n + 2],
+            )
+        run_cap[n] = best
+    tail_plain = tail_orphans = tail_group = 0
+    for n in range(13, 0, -1):
+        tail_plain += plain[n]
+        tail_orphans += orphans[n]
+        tail_group = max(tail_group, group_cap[n])
+        cap = max(tail_group, run_cap[n])
+        bounds[jokers][n] = tail_plain + min(tail_orphans, jokers * cap) + jokers * top
+        # some joker already placed: orphans at n and n + 1 may extend its open run
+        moved = sum(
+            m * counts[c][m]
+            for m in (n, n + 1)
+            if m <= 13
+            for c in range(4)
+            if orphan[c][m] and _run_partners(counts[c], m, n)
+        )
+        for j in range(jokers):
+            bounds[j][n] = tail_plain + moved + min(tail_orphans - moved, j * cap) + j * top
+    return bounds
+
+
+def _run_partners(row, m: int, n: int) -> bool:
+    """Could the tile at ``m`` be in a run of real tiles, the numbers below ``n`` taken as present?"""
+
+    def has(x):
+        return 1 <= x < n or (n <= x <= 13 and row[x] > 0)
+
+    return (has(m - 1) and (has(m + 1) or has(m - 2))) or (has(m + 1) and has(m + 2))

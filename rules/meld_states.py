@@ -1,0 +1,167 @@
+"""The meld solver's model of a rack at one number (R2, R3): per-colour run states and their
+transitions, the best groups for each leftover pattern, which run states simulate which, and the
+per-colour step tables the search (:mod:`rules.meld_search`) walks. Everything here depends only on
+the rules, not on a rack, and is computed once (at import or cached).
+
+A per-colour state is the multiset of the lengths (1, 2 or "3 or more") of that colour's open runs.
+Given how many tiles of a colour go into runs at a number, the new state is unique: runs of length 1-2
+must be extended (one stopped there would be invalid), then as many 3+ runs as possible (extending
+dominates closing one and starting another), then new runs start.
+"""
+
+from __future__ import annotations
+
+import itertools
+from functools import cache
+
+# --- per-colour run states -------------------------------------------------------------------------
+# A state is a sorted tuple of open run lengths, each 1, 2 or 3 (= "3 or more"); at most 4 open runs
+# per colour (2 copies + 2 jokers standing for the same tile).
+STATES: list[tuple[int, ...]] = [
+    s for size in range(5) for s in itertools.combinations_with_replacement((1, 2, 3), size)
+]
+_INDEX = {s: i for i, s in enumerate(STATES)}
+FORCED = [sum(1 for L in s if L < 3) for s in STATES]  # runs that must be extended
+
+
+def _transition(s: tuple[int, ...], x: int) -> int:
+    """New state index when ``x`` tiles of this colour go into runs at the current number; -1 if
+    impossible."""
+    forced = [L for L in s if L < 3]
+    free = len(s) - len(forced)
+    if x < len(forced):
+        return -1
+    extend_free = min(x - len(forced), free)
+    new_runs = x - len(forced) - extend_free
+    t = tuple(sorted([L + 1 for L in forced] + [3] * extend_free + [1] * new_runs))
+    return _INDEX.get(t, -1)
+
+
+TRANS = [[_transition(s, x) for x in range(5)] for s in STATES]
+
+
+@cache
+def _colour_options(s: int, k: int, jmax: int) -> tuple[tuple[int, int, int, int], ...]:
+    """Per-colour choices at one number: (new state, tiles into runs x, jokers into runs, leftover
+    real tiles for groups). ``k`` real tiles of this colour/number are on the rack, ``jmax`` jokers
+    are free."""
+    out = []
+    for jr in range(min(jmax, 2) + 1):
+        for u in range(k + 1):
+            ns = TRANS[s][u + jr]
+            if ns >= 0:
+                out.append((ns, u + jr, jr, k - u))
+    return tuple(out)
+
+
+# --- groups at one number --------------------------------------------------------------------------
+def _group_table():
+    """For each leftover pattern (real tiles per colour, 0-2 each), the best groups using exactly
+    0, 1 or 2 jokers, Pareto-filtered: [(jokers, tiles in groups, groups)] by jokers ascending, each
+    entry strictly more tiles than the previous. A group is (colour indices, jokers)."""
+    table = {}
+    for pattern in itertools.product(range(3), repeat=4):
+        best: dict[int, tuple[int, tuple]] = {}
+
+        def search(left, jokers_used, tiles, groups, start_options, best=best):
+            if tiles > best.get(jokers_used, (-1,))[0]:
+                best[jokers_used] = (tiles, groups)
+            for gi in range(start_options, len(_GROUP_SHAPES)):
+                cols, gj = _GROUP_SHAPES[gi]
+                if jokers_used + gj > 2 or any(left[c] == 0 for c in cols):
+                    continue
+                nl = list(left)
+                for c in cols:
+                    nl[c] -= 1
+                search(nl, jokers_used + gj, tiles + len(cols) + gj, groups + ((cols, gj),), gi, best)
+
+        search(list(pattern), 0, 0, (), 0)
+        entries, top = [], -1
+        for j in range(3):
+            if j in best and best[j][0] > top:
+                top = best[j][0]
+                entries.append((j, best[j][0], best[j][1]))
+        table[pattern] = tuple(entries)
+    return table
+
+
+# Group shapes: a non-empty set of real colours plus 0-2 jokers, 3 or 4 tiles in all.
+_GROUP_SHAPES = [
+    (cols, j)
+    for size in range(1, 5)
+    for cols in itertools.combinations(range(4), size)
+    for j in range(3)
+    if 3 <= size + j <= 4
+]
+GROUPS = _group_table()
+
+# A group's value does not depend on its colours, so the leftover pattern is carried as a code:
+# (colours with one tile left) * 5 + (colours with two left).
+PAT_STEP = (0, 5, 1)  # code increment for a colour leaving 0, 1 or 2 tiles
+PAT_TILES = [(code // 5) + 2 * (code % 5) for code in range(25)]
+GROUPS_BY_CODE = {
+    ones * 5 + twos: tuple(
+        (j, tiles) for j, tiles, _ in GROUPS[(2,) * twos + (1,) * ones + (0,) * (4 - ones - twos)]
+    )
+    for ones in range(5)
+    for twos in range(5 - ones)
+}
+
+
+def _dominators() -> list[tuple[int, ...]]:
+    """For each per-colour state, the other states that simulate it: every number of tiles into runs
+    possible from it is possible from them and leads again to a simulating state, and they have no
+    forced run where it has none. The greatest such relation, by fixed point over the transitions."""
+    size = len(STATES)
+    rel = {(a, b) for a in range(size) for b in range(size) if a != b and not (FORCED[a] and not FORCED[b])}
+    changed = True
+    while changed:
+        changed = False
+        for a, b in list(rel):
+            for x in range(5):
+                tb, ta = TRANS[b][x], TRANS[a][x]
+                if tb >= 0 and (ta < 0 or (ta != tb and (ta, tb) not in rel)):
+                    rel.discard((a, b))
+                    changed = True
+                    break
+    return [tuple(a for a in range(size) if (a, b) in rel) for b in range(size)]
+
+
+DOMINATORS = _dominators()
+
+
+# --- the search's state key ------------------------------------------------------------------------
+# A DP state is one integer: the four colours' run states in base 35, then jokers free (0-2) and,
+# inside a number, the leftover pattern code: key = s0 + 35 s1 + 35² s2 + 35³ s3 + W (j + 3 code).
+S = len(STATES)
+COLOUR_WEIGHT = (1, S, S**2, S**3)
+W = S**4
+
+
+@cache
+def reach(n: int, jtop: int) -> tuple[int, ...]:
+    """By key // W (jokers + 3 * pattern code): the most the leftover tiles and the free jokers can
+    still add."""
+    return tuple(n * PAT_TILES[hi // 3] + jtop * (hi % 3) for hi in range(75))
+
+
+def has_forced(states: int) -> bool:
+    return any(FORCED[states // w % 35] for w in COLOUR_WEIGHT)
+
+
+@cache
+def step_table(k: int, q: int, last: bool, n: int, w: int) -> tuple[tuple[tuple[int, int], ...], ...]:
+    """For one colour with ``k`` real tiles at number ``n`` (``q`` at the next one), indexed by
+    run state * 3 + jokers free: the choices as (key difference, value gained). Choices leaving a
+    forced run that neither the next number's tiles nor the jokers left could extend are omitted."""
+    out = []
+    for s in range(S):
+        for j in range(3):
+            row = []
+            for ns, x, jr, left in _colour_options(s, k, j):
+                f = FORCED[ns]
+                if (f if last else f - q > j - jr) > 0:
+                    continue
+                row.append(((ns - s) * w - jr * W + PAT_STEP[left] * 3 * W, n * x))
+            out.append(tuple(row))
+    return tuple(out)

@@ -292,3 +292,20 @@ def test_erase_player_service_is_one_audited_change():
     assert erasure.withdrawn == [event.slug] and erasure.players == 1
     assert erase_player(player=player, hide_in_results=False, actor=Actor(label="player link")) is None
     assert AuditEntry.objects.filter(action="privacy.erased_on_request").count() == 1
+
+
+def test_an_erased_event_exports_and_imports_with_the_same_results(played):
+    from scoring.exports import event_json
+    from scoring.services.import_event import import_event
+    from tests.scoring.test_import_event import assert_same_event, export_of
+
+    event, secrets, _years = played
+    erase_festival(festival=event.festival, now=_after_retention(event))
+    before = export_of(event)
+    assert all(p["contact"] == "" and p["birth_year"] is None for p in before["players"])
+    assert [p["under_age"] for p in before["players"]].count(True) == 1
+    imported = import_event(document=event_json(event), festival_slug="moved", actor=Actor(label="test")).event
+    assert_same_event(before, export_of(imported), festival="moved")
+    points = [(row.place, row.ranking_points, row.under_age) for row in event_results(imported).rows]
+    assert points == [(row.place, row.ranking_points, row.under_age) for row in event_results(event).rows]
+    assert Player.objects.filter(festival=imported.festival, personal_data_erased_at__isnull=False).count() == 16

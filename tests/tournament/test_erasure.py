@@ -309,3 +309,20 @@ def test_an_erased_event_exports_and_imports_with_the_same_results(played):
     points = [(row.place, row.ranking_points, row.under_age) for row in event_results(imported).rows]
     assert points == [(row.place, row.ranking_points, row.under_age) for row in event_results(event).rows]
     assert Player.objects.filter(festival=imported.festival, personal_data_erased_at__isnull=False).count() == 16
+
+
+def test_the_registrations_export_and_the_desk_take_an_erased_player(client):
+    festival = make_festival(retention_days=0)
+    event = make_event(festival)
+    registration = make_registration(event, make_player(festival, name="Lee Erased", contact="lee@example.org"))
+    erase_festival(festival=festival, now=_after_retention(event))
+    client.force_login(make_staff(festival, "organiser"))
+    csv = client.get(reverse("manage-export", kwargs={"festival": festival.slug, "fmt": "csv"})).content.decode()
+    assert "Lee Erased" in csv and "None" not in csv and "lee@example.org" not in csv
+    url = reverse("desk-correct", kwargs={"festival": festival.slug, "event": event.slug,
+                                          "registration": registration.pk})
+    page = client.get(url)
+    assert page.status_code == 200 and 'name="birth_year"' not in page.content.decode()
+    assert client.post(url, {"name": "Lee Corrected", "affiliation": ""}).status_code == 302
+    player = Player.objects.get(pk=registration.player_id)
+    assert player.name == "Lee Corrected" and player.birth_year is None and player.contact == ""

@@ -68,7 +68,8 @@ def _event_url(event: Event) -> str:
 @require_GET
 @staff_view(ORGANISER, home="manage-festival")
 def manage_festival(request, festival):
-    events = festival.events.annotate(**_counts("registrations__")).order_by("starts_at", "name")
+    events = list(festival.events.annotate(**_counts("registrations__")).order_by("starts_at", "name"))
+    festival.last_event_end = max((e.ends_at for e in events), default=None)  # erasure_due without a query
     personal_data = {"holding_contact": registrations_holding_contact(festival),
                      "erased_on": timezone.localtime(erasure_due(festival), festival.tzinfo).date(),
                      "erased_at": festival.personal_data_erased_at

@@ -12,7 +12,8 @@ import json
 from dataclasses import dataclass, field
 
 from django.db import transaction
-from django.db.models import Max, Q
+from django.db.models import CharField, Max, Q, Value
+from django.db.models.functions import Cast, Coalesce, Concat
 from django.utils import timezone
 
 from ..formats.ranking import is_under_age
@@ -98,10 +99,10 @@ def erase_festival(*, festival: Festival, actor: Actor = SYSTEM, now=None, dry_r
             return None
         erasure = Erasure(festival=festival, players=len(players))
         needles = _needles(players)
-        erasure.audit_entries = _scrub_audit(_festival_entries(festival, players), needles,
+        erasure.audit_entries = _scrub_audit(_festival_entries(festival), needles,
                                              keys=lambda entry: entry.target_type in PERSONAL_TARGETS)
         erasure.pending_imports = files.delete()[0]
-        _erase_players(players, now=now)
+        _erase_players(Player.objects.filter(HOLDS_PERSONAL_DATA, festival=festival), now=now)
         festival.personal_data_erased_at = now
         festival.save(update_fields=["personal_data_erased_at"])
         record(actor=actor, action="privacy.erased", target=festival, festival=festival, after=erasure.summary(),
@@ -139,7 +140,8 @@ def erase_player(*, player: Player, hide_in_results: bool, actor: Actor, now=Non
             AuditEntry.objects.filter(festival=player.festival).exclude(pk__in=own.values("pk")), needles,
             keys=lambda entry: False)
         erasure.pending_imports = _delete_files_naming(player.festival, needles)
-        _erase_players([player], now=now)
+        _erase_players(Player.objects.filter(pk=player.pk), now=now)
+        player.refresh_from_db()
         if hide_in_results and not player.hidden_in_results:
             player.hidden_in_results = True
             player.save(update_fields=["hidden_in_results"])
@@ -154,19 +156,22 @@ def delete_expired_files(*, now=None) -> int:
     return PendingImport.objects.filter(created_at__lt=now - KEPT_FOR).delete()[0]
 
 
-def _erase_players(players: list[Player], *, now) -> None:
-    registrations = list(Registration.objects.filter(player__in=players, under_age__isnull=True)
-                         .select_related("event__festival", "player"))
+def _erase_players(players, *, now) -> None:
+    """Set-wise updates of the `players` queryset (a few queries however many): R9's answer first, then the
+    data."""
+    registrations = (Registration.objects.filter(player__in=players, under_age__isnull=True)
+                     .select_related("event__festival", "player"))
+    young = {True: [], False: []}
     for registration in registrations:
         year = timezone.localtime(registration.event.starts_at, registration.event.festival.tzinfo).year
-        registration.under_age = is_under_age(year, registration.player.birth_year)
-    Registration.objects.bulk_update(registrations, ["under_age"])
-    for player in players:
-        player.contact = player.guardian_name = player.guardian_contact = ""
-        player.contact_key = erased_contact_key(player.pk)
-        player.birth_year = None
-        player.personal_data_erased_at = player.personal_data_erased_at or now
-    Player.objects.bulk_update(players, [*PERSONAL_FIELDS, "contact_key", "personal_data_erased_at"])
+        young[is_under_age(year, registration.player.birth_year)].append(registration.pk)
+    for answer, pks in young.items():
+        Registration.objects.filter(pk__in=pks).update(under_age=answer)
+    players.update(
+        contact="", guardian_name="", guardian_contact="", birth_year=None,
+        contact_key=Concat(Value(erased_contact_key("")), Cast("pk", CharField())),
+        personal_data_erased_at=Coalesce("personal_data_erased_at", Value(now)),
+    )
 
 
 def _needles(players) -> list[str]:
@@ -179,9 +184,10 @@ def _needles(players) -> list[str]:
     return sorted(found, key=len, reverse=True)
 
 
-def _festival_entries(festival: Festival, players):
+def _festival_entries(festival: Festival):
+    players = Player.objects.filter(festival=festival).values("pk")
     return AuditEntry.objects.filter(Q(festival=festival) | Q(event__festival=festival)
-                                     | Q(target_type="player", target_id__in=[p.pk for p in players]))
+                                     | Q(target_type="player", target_id__in=players))
 
 
 def _scrub_audit(entries, needles: list[str], *, keys) -> int:

@@ -276,6 +276,8 @@ def event_export(event: Event) -> dict:
                 "registration_status": r.status, "checked_in": r.checked_in_at is not None,
                 "ranking_id": r.player.ranking_id,
                 "contact": r.player.contact, "registered_at": _iso(r.created_at), "queued_at": _iso(r.queued_at),
+                # After an erasure: no contact nor birth year, and R9's under 15 as stored then.
+                "personal_data_erased_at": _iso(r.player.personal_data_erased_at), "under_age": r.under_age,
                 "checked_in_at": _iso(r.checked_in_at), "withdrawn_at": _iso(r.withdrawn_at),
                 "promoted_at": _iso(r.promoted_at),
                 "seed_rank": r.seed_rank, "kept_playing": kept.get(r.pk, []),

@@ -10,6 +10,7 @@ from .views import (
     event,
     exports,
     links,
+    my_data,
     my_work,
     offline,
     public,
@@ -33,4 +34,5 @@ urlpatterns = [
     path("", include(results.urlpatterns)),
     path("manage/", include(conduct.urlpatterns)),
     path("", include(exports.urlpatterns)),
+    path("", include(my_data.urlpatterns)),
 ]

@@ -35,7 +35,16 @@ def nginx() -> str:
 
 
 def test_every_service_is_there(compose):
-    assert set(compose["services"]) == {"db", "redis", "migrate", "web", "proxy"}
+    assert set(compose["services"]) == {"db", "redis", "migrate", "web", "erasure", "proxy"}
+
+
+def test_personal_data_is_erased_daily_against_the_same_database(compose):
+    erasure, web = compose["services"]["erasure"], compose["services"]["web"]
+    assert "manage.py erase_expired_personal_data" in erasure["command"][-1]
+    assert "sleep 86400" in erasure["command"][-1]
+    assert erasure["image"] == web["image"] and erasure["restart"] == "unless-stopped"
+    assert erasure["environment"]["DATABASE_URL"] == web["environment"]["DATABASE_URL"]
+    assert erasure["depends_on"]["migrate"] == {"condition": "service_completed_successfully"}
 
 
 def test_web_can_run_as_many_replicas(compose):

@@ -6,6 +6,7 @@ from django.urls import include, path
 from .views import (
     desk,
     draws,
+    erasure,
     festivals,
     imports,
     manage,
@@ -23,6 +24,7 @@ urlpatterns = [
     path("", include(registration.urlpatterns)),
     path("", include(seating.urlpatterns)),
     path("p/", include(player.urlpatterns)),
+    path("p/", include(erasure.urlpatterns)),
     path("desk/", include(desk.urlpatterns)),
     # Fixed words (new-festival, edit, new-event, import, export, draws, staff) before manage's
     # <festival>/<event> catch-all.

@@ -100,6 +100,14 @@ class Results:
         return [row for row in self.rows if row.place <= PODIUM]
 
 
+def registration_under_age(registration, year: int) -> bool:
+    """R9 from the birth year; once it is erased, from what was stored at the erasure (results stay as they were)."""
+    birth_year = registration.player.birth_year
+    if birth_year is None:
+        return bool(registration.under_age)
+    return is_under_age(year, birth_year)
+
+
 def event_year(event: Event) -> int:
     return timezone.localtime(event.starts_at, event.festival.tzinfo).year
 
@@ -206,7 +214,7 @@ def _build(event: Event, data: _Loaded) -> Results:
     year = event_year(event)
     # R9 by default; an event may switch the rule off (under_15_no_points), then nobody is "under age" here.
     young = {s.player for s in showings if event.under_15_no_points
-             and is_under_age(year, data.registrations[s.player].player.birth_year)}
+             and registration_under_age(data.registrations[s.player], year)}
     points = ranking_points(placing.places, table, young)
     rows = [
         Row(place=p.place, shared=p.shared, registration=data.registrations[p.player],

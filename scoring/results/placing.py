@@ -8,10 +8,9 @@ from collections.abc import Collection, Hashable, Iterable, Sequence
 from dataclasses import dataclass, field
 from decimal import ROUND_HALF_UP, Decimal
 
-from tournament.formats.ranking import AVERAGE, PRIZE_PLACES, TOTAL, id_key
+from tournament.formats.ranking import AVERAGE, PRIZE_PLACES, TOTAL, UNDER_AGE, id_key, is_under_age  # noqa: F401 (R9 here too)
 
 PODIUM = 3
-UNDER_AGE = 15  # R9
 CENT = Decimal("0.01")
 PLAYOFF = "playoff"
 LOT = "lot"
@@ -141,8 +140,3 @@ def ranking_points(places: Iterable[Place], table: Sequence[int], no_points: Col
         spanned = table[p.place - 1: p.place - 1 + p.shared]
         out[p.player] = (Decimal(sum(spanned)) / p.shared).quantize(CENT, ROUND_HALF_UP)
     return out
-
-
-def is_under_age(event_year: int, birth_year: int | None) -> bool:
-    """R9, from the birth year only: the age reached during the event's year is below 15."""
-    return birth_year is not None and event_year - birth_year < UNDER_AGE

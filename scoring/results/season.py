@@ -34,7 +34,7 @@ class Contribution:
 class Person:
     key: tuple
     name: str
-    birth_year: int
+    birth_year: int | None
     ranking_id: str
     affiliation: str
     total: Decimal = Decimal(0)
@@ -55,17 +55,22 @@ def person_keys(players: Iterable) -> dict[int, tuple]:
 
     1. players with a national ranking id are one person per id (compared without spaces, case-folded);
     2. players without one are one person per normalised name (`name_key`) and birth year — and join the
-       person with a ranking id of that same name and birth year when there is exactly one such person.
+       person with a ranking id of that same name and birth year when there is exactly one such person;
+    3. players whose birth year was erased, without a ranking id, are their festival's player only.
     """
     players = list(players)
     by_name: dict[tuple, set[str]] = {}
     for p in players:
         rid = ranking_id_key(p.ranking_id)
-        if rid:
+        if rid and p.birth_year is not None:
             by_name.setdefault((p.name_key, p.birth_year), set()).add(rid)
     keys = {}
     for p in players:
         rid = ranking_id_key(p.ranking_id)
+        if not rid and p.birth_year is None:
+            # Birth year erased: only the festival's own player is known to be this person.
+            keys[p.id] = ("player", p.id)
+            continue
         if not rid:
             ids = by_name.get((p.name_key, p.birth_year), set())
             rid = next(iter(ids)) if len(ids) == 1 else ""

@@ -9,6 +9,8 @@ have refused when the event was played, checked again, because a file can be edi
 Nothing here touches the database; a failed check stops the import through `event_file.refuse`.
 """
 
+from dataclasses import replace
+
 from django.utils.translation import gettext as _
 
 from rules.word import JOKER_LEFT_PENALTY
@@ -27,13 +29,28 @@ from .event_file import Node, refuse
 PLAYER_FIELDS = {"name": "text", "contact": "text", "birth_year": "int", "affiliation": "text", "ranking_id": "text"}
 
 
+# Stand-ins the form accepts for an erased player's contact and birth year (never stored: see below).
+ERASED_STAND_INS = {"contact": "erased@example.invalid", "birth_year": 2000}
+
+
 def player_details(node: Node) -> PlayerDetails:
-    """The details of the player `node`, as the registration form would have taken them."""
-    form = RegistrationForm(data={name: node.get(name, kind) for name, kind in PLAYER_FIELDS.items()})
+    """The details of the player `node`, as the registration form would have taken them. A player whose
+    personal data was erased comes without contact and birth year, and stays so."""
+    erased = erased_at(node) is not None
+    data = {name: node.get(name, kind, null=erased and name in ERASED_STAND_INS)
+            for name, kind in PLAYER_FIELDS.items()}
+    if erased:
+        data.update(ERASED_STAND_INS)
+    form = RegistrationForm(data=data)
     if not form.is_valid():
         name, errors = next(iter(form.errors.items()))
         refuse(f"{node.where}.{name}", " ".join(errors))
-    return form.player_details()
+    details = form.player_details()
+    return replace(details, contact="", birth_year=None) if erased else details
+
+
+def erased_at(node: Node):
+    return node.get("personal_data_erased_at", "moment", null=True, default=None)  # files before erasure: none
 
 
 def _entry(event: Event, sheet: ScoreSheet, lines: list[SheetSeat], turns: list[WordTurn]):

@@ -37,7 +37,7 @@ from tournament.models import (
     StageEntry,
 )
 from tournament.models.fields import ListField
-from tournament.models.registration import contact_key, name_key
+from tournament.models.registration import contact_key, erased_contact_key, name_key
 from tournament.schedule import as_json, stored
 from tournament.services.audit import Actor, record
 from tournament.services.seating import write_seating
@@ -46,7 +46,7 @@ from ..exports import EVENT_SETTINGS, number, places
 from ..models import ScoreSheet, SheetSeat, WordTurn
 from ..standings import event_standings
 from .event_file import ImportRefused, Node, load, refuse
-from .import_checks import judge_sheet, player_details
+from .import_checks import erased_at, judge_sheet, player_details
 
 IMPORT_LABEL = "import"
 # What a draw was asked to respect (tournament.formats.draw.Constraints; a swap in a draft rebuilds it).
@@ -196,7 +196,11 @@ class _Importer:
                             birth_year=details.birth_year, affiliation=details.affiliation,
                             ranking_id=details.ranking_id)
             person.name_key, person.contact_key = name_key(person.name), contact_key(person.contact)
-            _valid(person, node.where, exclude=["token"])
+            person.personal_data_erased_at = erased_at(node)
+            erased = person.personal_data_erased_at is not None
+            if erased:  # one person per erased player of the file
+                person.contact_key = erased_contact_key(f"{event.slug}-{player_id}")
+            _valid(person, node.where, exclude=["token", "contact", "birth_year"] if erased else ["token"])
             key = (person.name_key, person.contact_key)
             if key in known:
                 person = known[key]  # the same person already plays another event of this festival
@@ -212,6 +216,7 @@ class _Importer:
                 withdrawn_at=node.get("withdrawn_at", "moment", null=True),
                 promoted_at=node.get("promoted_at", "moment", null=True, default=None),  # added later
                 seed_rank=node.get("seed_rank", "int", null=True),
+                under_age=node.get("under_age", "bool", null=True, default=None),
             )
             _valid(registration, node.where)
             rows.append(registration)

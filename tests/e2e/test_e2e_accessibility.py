@@ -246,6 +246,8 @@ CASES = [
          (lambda w: w.live.name,)),
     Case("personal-page", "anonymous", lambda w: reverse("player-page", args=[w.personal.player.token]),
          (lambda w: w.personal.player.name,)),
+    Case("erase-my-data-ko", "anonymous", lambda w: reverse("player-erase", args=[w.personal.player.token]),
+         ("Erase my data",), lang="ko"),
     Case("public-draw", "anonymous", _live("public-draw"), ("Draw", _name("live"))),
     Case("public-draw-hong-kong", "anonymous", lambda w: reverse("public-draw", kwargs=ev(w.hong_kong)),
          ("Draw", _name("hong_kong"))),
@@ -557,7 +559,7 @@ NOT_PAGES = {
     "api-event", "api-standings", "api-draw", "api-player",
     "manage-staff-add", "manage-staff-remove", "manage-staff-link",  # POSTs (the link page answers one)
     "service-worker", "referee-link-manifest", "referee-link-status", "referee-status",  # JavaScript, JSON
-    "desk-checkin-queued",
+    "desk-checkin-queued", "player-data",  # a JSON download
 }
 
 

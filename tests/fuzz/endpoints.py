@@ -72,6 +72,7 @@ ENDPOINTS = [
     E("event-register", REGISTRATION, ANYONE, ("open", "later", "clash", "classic", "other"), recipe="registration"),
     E("player-withdraw", {"confirm": "bool"}, ANYONE),
     E("player-enter", {}, ANYONE, ("later", "clash", "open", "classic", "other")),
+    E("player-erase", {"confirm": "bool", "hide_in_results": "bool"}, ANYONE),
     E("referee-link-game", ANY_SHEET, ANYONE, PLAYING, recipe="sheet"),
     E("referee-link-preview", ANY_SHEET, ANYONE, PLAYING, recipe="sheet"),
     E("referee-game", ANY_SHEET, REFEREES, PLAYING, recipe="sheet"),

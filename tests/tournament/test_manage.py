@@ -531,7 +531,7 @@ def test_festival_page_queries_do_not_grow_with_registrations(
     for _ in range(3):
         registrations_in_bulk(make_event(event.festival, start=event.ends_at + dt.timedelta(hours=_)), size)
     registrations_in_bulk(event, size)
-    with django_assert_max_num_queries(6):
+    with django_assert_max_num_queries(7):  # one of them counts the registrations holding contact data
         response = organiser_client.get(festival_url(event))
     assert response.status_code == 200
 

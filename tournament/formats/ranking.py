@@ -20,6 +20,12 @@ from decimal import Decimal
 TOTAL = "total"
 AVERAGE = "average"
 PRIZE_PLACES = 4  # R8.1: the final decides places 1–4; R8.2: four prize places
+UNDER_AGE = 15  # R9
+
+
+def is_under_age(event_year: int, birth_year: int | None) -> bool:
+    """R9, from the birth year only: the age reached during the event's year is below 15."""
+    return birth_year is not None and event_year - birth_year < UNDER_AGE
 
 
 def id_key(player_id: Hashable) -> tuple:

@@ -78,10 +78,12 @@ class CorrectionForm(RegistrationForm):
     contact = None
     ranking_id = None
 
-    def __init__(self, *args, **kwargs):
+    def __init__(self, *args, erased: bool = False, **kwargs):
         super().__init__(*args, **kwargs)
         self.fields["name"].widget.attrs["autocomplete"] = "off"
         self.fields["birth_year"].help_text = ""
+        if erased:  # the player's personal data was erased: the desk does not collect the birth year again
+            del self.fields["birth_year"]
         self.helper = FormHelper()
         self.helper.form_tag = False  # the page's form also carries where to go back to
         self.helper.add_input(Submit("submit", _("Save the correction"), css_class="btn-tap w-100"))

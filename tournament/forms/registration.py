@@ -129,6 +129,14 @@ class RegistrationForm(forms.Form):
         )
 
 
+class EraseMyDataForm(forms.Form):
+    """The player's erasure request, confirmed without JavaScript: the box must be ticked."""
+
+    confirm = forms.BooleanField(label=_("Yes, erase my data"), required=True)
+    hide_in_results = forms.BooleanField(
+        label=_("Also show me as “withdrawn player” instead of my name in public results"), required=False)
+
+
 class WithdrawForm(forms.Form):
     """Confirmation without JavaScript: the box must be ticked."""
 

@@ -51,6 +51,8 @@ ACTION_LABELS = {
     "event.imported": _("Event imported"),
     "festival.imported": _("Festival imported"),
     "demo.loaded": _("Demo loaded"),
+    "privacy.erased": _("Personal data erased after the retention period"),
+    "privacy.erased_on_request": _("Personal data erased at the player's request"),
 }
 
 

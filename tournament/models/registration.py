@@ -21,6 +21,11 @@ def name_key(name: str) -> str:
     return "".join(unicodedata.normalize("NFKC", name).casefold().split())
 
 
+def erased_contact_key(pk: int) -> str:
+    """An erased player's identity key: unique like the contact's key was, derived from nothing personal."""
+    return f"erased:{pk}"
+
+
 def contact_key(contact: str) -> str:
     """An e-mail address lower-cased; a phone number reduced to its digits."""
     contact = unicodedata.normalize("NFKC", contact).strip()
@@ -64,7 +69,11 @@ class Player(models.Model):
 
     def save(self, *args, **kwargs):
         self.name_key = name_key(self.name)
-        self.contact_key = contact_key(self.contact)
+        if self.personal_data_erased_at and self.pk and not self.contact:
+            # Two erased players of one name must not collide on an empty key (player_unique_person).
+            self.contact_key = erased_contact_key(self.pk)
+        else:
+            self.contact_key = contact_key(self.contact)
         super().save(*args, **kwargs)
 
     def get_absolute_url(self) -> str:
@@ -117,6 +126,10 @@ class Registration(models.Model):
         ONLINE = "online", _("on the registration form")
         PAPER = "paper", _("on a paper form at the desk")
         IMPORT = "import", _("held by the organiser (imported file)")
+
+    # R9 under 15 in the event's year, stored when the birth year is erased so results do not change
+    # afterwards; None while the birth year is there (the results compute it from the birth year).
+    under_age = models.BooleanField(_("under 15 in the event's year"), null=True, blank=True, editable=False)
 
     consent_notice_version = models.PositiveIntegerField(_("collection notice version agreed"), null=True, blank=True)
     consented_at = models.DateTimeField(_("consent given at"), null=True, blank=True)

@@ -254,7 +254,7 @@ def _identity(player: Player) -> dict:
     return {"name": player.name, "affiliation": player.affiliation, "birth_year": player.birth_year}
 
 
-def correct_player(*, registration: Registration, name: str, affiliation: str, birth_year: int,
+def correct_player(*, registration: Registration, name: str, affiliation: str, birth_year: int | None,
                    actor: Actor) -> Player:
     """The desk or the organiser fixes a typo in a player's name, school or club, or birth year (the values
     come cleaned by the registration form's rules). The player is one person across the festival's events."""

@@ -221,12 +221,13 @@ def correct(request, event, registration):
     player = registration.player
     asked = DeskActionForm(request.POST if request.method == "POST" else request.GET).safe_next(request)
     if request.method == "POST":
-        form = CorrectionForm(request.POST)
+        form = CorrectionForm(request.POST, erased=bool(player.personal_data_erased_at))
         if form.is_valid():
             data = form.cleaned_data
             try:
                 player = correct_player(registration=registration, name=data["name"], affiliation=data["affiliation"],
-                                        birth_year=data["birth_year"], actor=Actor.of(request))
+                                        birth_year=data.get("birth_year", player.birth_year),
+                                        actor=Actor.of(request))
             except ServiceError as refusal:
                 form.add_error(None, refusal.message)
             else:
@@ -234,7 +235,7 @@ def correct(request, event, registration):
                 return redirect(asked or _desk_url(event, player.name))
     else:
         form = CorrectionForm(initial={"name": player.name, "affiliation": player.affiliation,
-                                       "birth_year": player.birth_year})
+                                       "birth_year": player.birth_year}, erased=bool(player.personal_data_erased_at))
     return render(request, "tournament/desk/correct.html", _common(request, event, r=registration, form=form, asked=asked,
                                                                    next_url=asked or _desk_url(event, player.name)))
 

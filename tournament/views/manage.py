@@ -28,6 +28,7 @@ from ..services import checkin as checkin_service
 from ..services import late_places as late_service
 from ..services import registration as registration_service
 from ..services.audit import Actor
+from ..services.erasure import erasure_due, registrations_holding_contact
 from .confirm import Page, blocker_links, confirm_and_run
 from .helpers import form_errors, run_service, staff_view
 
@@ -67,8 +68,14 @@ def _event_url(event: Event) -> str:
 @require_GET
 @staff_view(ORGANISER, home="manage-festival")
 def manage_festival(request, festival):
-    events = festival.events.annotate(**_counts("registrations__")).order_by("starts_at", "name")
-    return render(request, "tournament/manage/festival.html", {"festival": festival, "events": events})
+    events = list(festival.events.annotate(**_counts("registrations__")).order_by("starts_at", "name"))
+    festival.last_event_end = max((e.ends_at for e in events), default=None)  # erasure_due without a query
+    personal_data = {"holding_contact": registrations_holding_contact(festival),
+                     "erased_on": timezone.localtime(erasure_due(festival), festival.tzinfo).date(),
+                     "erased_at": festival.personal_data_erased_at
+                     and timezone.localtime(festival.personal_data_erased_at, festival.tzinfo).date()}
+    return render(request, "tournament/manage/festival.html", {"festival": festival, "events": events,
+                                                                "personal_data": personal_data})
 
 
 @require_GET

@@ -19,6 +19,7 @@ from ..permissions import DESK, has_role
 from ..qr import qr_svg
 from ..services import seating
 from ..services.audit import Actor
+from ..services.erasure import erasure_due
 from ..services.errors import ServiceError
 from ..services.registration import register_existing_player, with_waiting_position, withdraw
 from ..standing import standings
@@ -42,6 +43,10 @@ def _player(token: str) -> Player:
 def _actor(request) -> Actor:
     actor = Actor.of(request)
     return actor if actor.user else Actor(label=PLAYER_LINK)
+
+
+# For the views of the personal page kept in other modules (erasing one's data, downloading it).
+player_from_token, player_actor = _player, _actor
 
 
 def _desk_urls(festival, registration, next_url: str) -> dict:
@@ -96,6 +101,7 @@ def player_page(request, token):
         "is_desk": is_desk,
         "qr_svg": qr_svg(page_url, title=_("QR code of this page, for the desk to scan")),
         "withdraw_form": WithdrawForm(),
+        "erasure_due": timezone.localtime(erasure_due(festival), festival.tzinfo).date(),
     })
 
 

@@ -36,7 +36,7 @@ def registrations_dataset(*, festival, event: Event | None = None) -> tablib.Dat
     for registration in registrations:
         player = registration.player
         row = [
-            registration.event.slug, player.name, player.contact, player.birth_year, player.affiliation,
+            registration.event.slug, player.name, player.contact, player.birth_year or "", player.affiliation,
             player.ranking_id, str(registration.get_status_display()), registration.number or "",
             _local(registration.checked_in_at, tzinfo), _local(registration.created_at, tzinfo),
         ]

@@ -1,0 +1,226 @@
+"""Erasing players' personal data: a festival's after its retention period, or one player's when they ask.
+
+Erased: the contact (and its identity key), the birth year and a guardian's name and contact, wherever the app
+copied them: the players, the values audit entries recorded (a correction keeps before/after birth years),
+and uploaded files waiting for the organiser's confirmation. Names, registrations and results stay as the
+event's record. R9's "under 15" is stored on each registration first, so results and ranking points do not
+change once the birth year is gone. Backups on disk are outside the database: docs/privacy.md.
+"""
+
+import datetime as dt
+import json
+from dataclasses import dataclass, field
+
+from django.db import transaction
+from django.db.models import CharField, Max, Q, Value
+from django.db.models.functions import Cast, Coalesce, Concat
+from django.utils import timezone
+
+from ..formats.ranking import is_under_age
+from ..models import AuditEntry, Festival, PendingImport, Player, Registration
+from ..models.registration import erased_contact_key
+from .audit import SYSTEM, Actor, record
+from .imports.pending import KEPT_FOR
+from .locking import lock_festival, lock_festival_events
+from .registration import withdraw
+
+# What is erased on the player, and the keys under which audit entries may have recorded the same values.
+PERSONAL_FIELDS = ("contact", "birth_year", "guardian_name", "guardian_contact")
+AUDIT_KEYS = frozenset({*PERSONAL_FIELDS, "contact_key"})
+ERASED_TEXT = "[erased]"
+# Entries about a person, whose values under AUDIT_KEYS are theirs (a festival's "contact" is the organiser's).
+PERSONAL_TARGETS = frozenset({"player", "registration"})
+# Shorter strings are too likely to occur by chance in other text (a two-letter name inside a word).
+MIN_NEEDLE = 3
+
+HOLDS_PERSONAL_DATA = (~Q(contact="") | Q(birth_year__isnull=False) | ~Q(guardian_name="")
+                       | ~Q(guardian_contact="") | Q(personal_data_erased_at__isnull=True))
+HOLDS_CONTACT = ~Q(player__contact="") | ~Q(player__guardian_contact="")
+
+
+@dataclass
+class Erasure:
+    """What one erasure did (or, in a dry run, would do): counts only, never the data."""
+
+    festival: Festival
+    players: int = 0
+    audit_entries: int = 0
+    pending_imports: int = 0
+    withdrawn: list[str] = field(default_factory=list)
+
+    def summary(self) -> dict:
+        return {"players": self.players, "fields": list(PERSONAL_FIELDS), "audit_entries_scrubbed": self.audit_entries,
+                "pending_imports_deleted": self.pending_imports}
+
+
+def last_end(festival: Festival) -> dt.datetime:
+    """When the festival's last event ended (without events: the end of its last day, in its zone)."""
+    ends = getattr(festival, "last_event_end", None)
+    if ends is None and not hasattr(festival, "last_event_end"):
+        ends = festival.events.aggregate(end=Max("ends_at"))["end"]
+    if ends is None:
+        ends = dt.datetime.combine(festival.ends_on + dt.timedelta(days=1), dt.time(), tzinfo=festival.tzinfo)
+    return ends
+
+
+def erasure_due(festival: Festival) -> dt.datetime:
+    return last_end(festival) + dt.timedelta(days=festival.retention_days)
+
+
+def festivals_due(*, now=None) -> list[Festival]:
+    """Festivals past their retention period that still hold something to erase (a second run finds none)."""
+    now = now or timezone.now()
+    festivals = Festival.objects.annotate(last_event_end=Max("events__ends_at")).order_by("pk")
+    due = [f for f in festivals if erasure_due(f) <= now]
+    with_data = set(Player.objects.filter(HOLDS_PERSONAL_DATA, festival__in=due).values_list("festival", flat=True))
+    with_files = set(PendingImport.objects.filter(festival__in=due).values_list("festival", flat=True))
+    return [f for f in due if f.personal_data_erased_at is None or f.pk in with_data | with_files]
+
+
+def registrations_holding_contact(festival: Festival) -> int:
+    """For the organiser: how many registrations still hold a contact (the player's or a guardian's)."""
+    return Registration.objects.filter(HOLDS_CONTACT, event__festival=festival).count()
+
+
+def erase_festival(*, festival: Festival, actor: Actor = SYSTEM, now=None, dry_run: bool = False) -> Erasure | None:
+    """Erase the personal data of every player of a festival past its retention period; one audit record.
+
+    None when there is nothing (left) to erase or the period has not ended. A dry run does everything, counts,
+    and rolls back."""
+    now = now or timezone.now()
+    with transaction.atomic():
+        festival = lock_festival(festival)
+        lock_festival_events(festival)
+        if erasure_due(festival) > now:
+            return None
+        players = list(Player.objects.select_for_update(of=("self",)).filter(HOLDS_PERSONAL_DATA, festival=festival))
+        files = PendingImport.objects.filter(festival=festival)
+        if festival.personal_data_erased_at is not None and not players and not files.exists():
+            return None
+        erasure = Erasure(festival=festival, players=len(players))
+        needles = _needles(players)
+        erasure.audit_entries = _scrub_audit(_festival_entries(festival), needles,
+                                             keys=lambda entry: entry.target_type in PERSONAL_TARGETS)
+        erasure.pending_imports = files.delete()[0]
+        _erase_players(Player.objects.filter(HOLDS_PERSONAL_DATA, festival=festival), now=now)
+        festival.personal_data_erased_at = now
+        festival.save(update_fields=["personal_data_erased_at"])
+        record(actor=actor, action="privacy.erased", target=festival, festival=festival, after=erasure.summary(),
+               reason=f"retention_days={festival.retention_days}")
+        if dry_run:
+            transaction.set_rollback(True)
+    return erasure
+
+
+def erase_player(*, player: Player, hide_in_results: bool, actor: Actor, now=None) -> Erasure | None:
+    """A player asks from their personal page: their registrations for events that have not started are
+    withdrawn (the withdrawal service, so the waiting list moves up); their contact, birth year and guardian's
+    details are erased; on request their name is shown as "withdrawn player" in public results. None when
+    asked again with nothing left to do."""
+    now = now or timezone.now()
+    with transaction.atomic():
+        lock_festival_events(player.festival_id)
+        player = Player.objects.select_for_update(of=("self",)).select_related("festival").get(pk=player.pk)
+        upcoming = [r for r in player.registrations.select_related("event").order_by("event__starts_at", "pk")
+                    if r.is_active and r.event.starts_at > now]
+        holds = Player.objects.filter(HOLDS_PERSONAL_DATA, pk=player.pk).exists()
+        if not holds and not upcoming and (player.hidden_in_results or not hide_in_results):
+            return None  # asked again: nothing left to do, nothing recorded
+        erasure = Erasure(festival=player.festival, players=1)
+        for registration in upcoming:
+            # An erasure is honoured after the withdrawal deadline too: no one can be kept registered.
+            withdraw(registration=registration, actor=actor, now=now, by_organiser=True,
+                     reason="personal data erasure requested")
+            erasure.withdrawn.append(registration.event.slug)
+        needles = _needles([player])
+        own = AuditEntry.objects.filter(Q(target_type="player", target_id=player.pk)
+                                        | Q(target_type="registration", target_id__in=player.registrations.values("pk")))
+        erasure.audit_entries = _scrub_audit(own, needles, keys=lambda entry: True)
+        erasure.audit_entries += _scrub_audit(
+            AuditEntry.objects.filter(festival=player.festival).exclude(pk__in=own.values("pk")), needles,
+            keys=lambda entry: False)
+        erasure.pending_imports = _delete_files_naming(player.festival, needles)
+        _erase_players(Player.objects.filter(pk=player.pk), now=now)
+        player.refresh_from_db()
+        if hide_in_results and not player.hidden_in_results:
+            player.hidden_in_results = True
+            player.save(update_fields=["hidden_in_results"])
+        record(actor=actor, action="privacy.erased_on_request", target=player, festival=player.festival,
+               after={**erasure.summary(), "withdrawn": erasure.withdrawn, "hidden_in_results": player.hidden_in_results})
+    return erasure
+
+
+def delete_expired_files(*, now=None) -> int:
+    """Uploads never confirmed nor discarded hold contacts too; the daily run clears the expired ones."""
+    now = now or timezone.now()
+    return PendingImport.objects.filter(created_at__lt=now - KEPT_FOR).delete()[0]
+
+
+def _erase_players(players, *, now) -> None:
+    """Set-wise updates of the `players` queryset (a few queries however many): R9's answer first, then the
+    data."""
+    registrations = (Registration.objects.filter(player__in=players, under_age__isnull=True)
+                     .select_related("event__festival", "player"))
+    young = {True: [], False: []}
+    for registration in registrations:
+        year = timezone.localtime(registration.event.starts_at, registration.event.festival.tzinfo).year
+        young[is_under_age(year, registration.player.birth_year)].append(registration.pk)
+    for answer, pks in young.items():
+        Registration.objects.filter(pk__in=pks).update(under_age=answer)
+    players.update(
+        contact="", guardian_name="", guardian_contact="", birth_year=None,
+        contact_key=Concat(Value(erased_contact_key("")), Cast("pk", CharField())),
+        personal_data_erased_at=Coalesce("personal_data_erased_at", Value(now)),
+    )
+
+
+def _needles(players) -> list[str]:
+    """The strings to find in free text: contacts as typed and as keyed (a phone's digits), guardians' names."""
+    found = set()
+    for player in players:
+        for value in (player.contact, player.contact_key, player.guardian_name, player.guardian_contact):
+            if len(value.strip()) >= MIN_NEEDLE and not value.startswith("erased:"):
+                found.add(value.strip())
+    return sorted(found, key=len, reverse=True)
+
+
+def _festival_entries(festival: Festival):
+    players = Player.objects.filter(festival=festival).values("pk")
+    return AuditEntry.objects.filter(Q(festival=festival) | Q(event__festival=festival)
+                                     | Q(target_type="player", target_id__in=players))
+
+
+def _scrub_audit(entries, needles: list[str], *, keys) -> int:
+    """Blank the personal values audit entries recorded (under the personal keys, where `keys(entry)`; and any
+    text holding one of `needles`). Returns how many entries changed; the entries and their other values stay."""
+    changed = []
+    fields = ("pk", "target_type", "before", "after", "reason")
+    for entry in entries.only(*fields).order_by("pk").iterator(chunk_size=500):
+        by_key = keys(entry)
+        before, after = _scrub(entry.before, needles, by_key), _scrub(entry.after, needles, by_key)
+        reason = _scrub(entry.reason, needles, by_key)
+        if (before, after, reason) != (entry.before, entry.after, entry.reason):
+            entry.before, entry.after, entry.reason = before, after, reason
+            changed.append(entry)
+    AuditEntry.objects.bulk_update(changed, ["before", "after", "reason"], batch_size=500)
+    return len(changed)
+
+
+def _scrub(value, needles, keys):
+    if isinstance(value, dict):
+        return {k: (None if keys and k in AUDIT_KEYS and v is not None else _scrub(v, needles, keys))
+                for k, v in value.items()}
+    if isinstance(value, list):
+        return [_scrub(v, needles, keys) for v in value]
+    if isinstance(value, str):
+        for needle in needles:
+            if needle in value:
+                value = value.replace(needle, ERASED_TEXT)
+        return value
+    return value
+
+
+def _delete_files_naming(festival: Festival, needles: list[str]) -> int:
+    pks = [upload.pk for upload in PendingImport.objects.filter(festival=festival).only("pk", "rows")
+           if any(n in json.dumps(upload.rows, ensure_ascii=False) for n in needles)]
+    return PendingImport.objects.filter(pk__in=pks).delete()[0]

@@ -4,6 +4,8 @@ A referee's table link keeps working: the sheet page comes from the phone's cach
 sent offline waits on the phone and arrives once when the connection returns (the idempotency key, R9), and
 the chief referee confirms it. A queued sheet the server refuses on arrival (a mistake the rules engine finds,
 R4–R6) shows why, and is corrected and sent again. Signing out leaves no staff page in the phone's cache.
+With every page of the app closed, the service worker sends what waits (Background Sync) and the pages, opened
+again, show its answers; what an older version queued in localStorage is moved to the outbox and sent.
 """
 
 import datetime as dt
@@ -296,7 +298,7 @@ def outbox(page, queue: str) -> list[dict]:
 
 
 def arrived(probe, check) -> bool:
-    for _ in range(50):  # a wait, not a timing assertion: the worker sends in the background
+    for _ in range(100):  # a wait, not a timing assertion: the worker sends in the background
         if check():
             return True
         probe.wait_for_timeout(100)

@@ -1,91 +1,83 @@
-// The desk's outbox: a check-in tapped without a connection is kept on the phone with a one-time key
-// ("rk-desk|<festival>/<event>|<key>" in localStorage), counted as "waiting to send (3)", and sent when the
-// connection returns (`online`, the page becoming visible, a timer). The server checks a player in once
+// The desk's outbox: a check-in tapped without a connection is kept on the phone with a one-time key (IndexedDB,
+// static/js/outbox-store.js), counted as "waiting to send (3)", and sent when the connection returns: by the
+// service worker's Background Sync even with the page closed (Chromium), and by the page on `online`, when it
+// becomes visible and on a timer (browsers without Background Sync: iOS). The server checks a player in once
 // whatever arrives twice, and says when another desk got there first or check-in closed meanwhile
-// (tournament/services/queued_checkin.py); the desk shows what it says. Without service workers, or online,
-// the desk taps as before (htmx, or plain forms).
+// (tournament/services/queued_checkin.py); the desk shows what it said, when the page is open or next opened.
+// Without service workers, or online, the desk taps as before (htmx, or plain forms).
 (function () {
   "use strict";
-  var PREFIX = "rk-desk|";
   var RETRY_MS = 20000;
+  var outbox = window.RkOutbox;
   var panel = document.querySelector("[data-desk-outbox]");
-  if (!panel || !("serviceWorker" in navigator) || !window.fetch) { return; }
-  var scope = PREFIX + panel.getAttribute("data-desk-outbox") + "|";
-  var busy = false;
+  if (!panel || !("serviceWorker" in navigator) || !window.fetch || !outbox || !window.indexedDB) { return; }
+  var scope = panel.getAttribute("data-desk-outbox");
+  var busy = false, again = false;
+  var reported = {};
 
-  function store() { try { return window.localStorage; } catch (e) { return null; } }
-  function queued() {
-    var found = [], s = store();
-    if (!s) { return found; }
-    for (var i = 0; i < s.length; i++) {
-      var key = s.key(i);
-      if (key && key.indexOf(scope) === 0) {
-        try { found.push({key: key, value: JSON.parse(s.getItem(key))}); } catch (e) { s.removeItem(key); }
-      }
-    }
-    return found;
+  function mine() {
+    return outbox.all("desk").then(function (items) {
+      return items.filter(function (item) { return item.scope === scope; });
+    });
   }
   function newKey() {
     var bytes = new Uint8Array(16);
     window.crypto.getRandomValues(bytes);
     return Array.prototype.map.call(bytes, function (b) { return ("0" + b.toString(16)).slice(-2); }).join("");
   }
+  function rowOf(url) {
+    var form = document.querySelector('form[data-queue-url="' + url + '"]');
+    return {form: form, row: form ? form.closest("li") || form.parentNode : null};
+  }
+
+  function showQueued(item) {  // the tapped row says it waits
+    var found = rowOf(item.url);
+    if (!found.row || found.row.querySelector("[data-desk-queued]")) { return; }
+    var note = document.createElement("div");
+    note.className = "alert alert-warning py-1 px-2 mt-2 mb-0 small";
+    note.setAttribute("data-desk-queued", "");
+    note.textContent = panel.getAttribute("data-label-row");
+    found.form.querySelectorAll("button").forEach(function (button) { button.hidden = true; });
+    found.row.appendChild(note);
+  }
+  // The server's answer, by this page or by the service worker: said once, then dropped from the outbox (the
+  // next search or reload shows the player as the server has them).
+  function report(item) {
+    if (reported[item.id]) { return null; }
+    reported[item.id] = true;
+    var ok = item.status === "checked_in";
+    var line = document.createElement("li");
+    line.className = "alert py-2 mb-1 " + (ok ? "alert-success" : "alert-danger");
+    line.setAttribute("data-desk-report", ok ? "ok" : "problem");
+    line.textContent = item.message;
+    panel.querySelector("[data-desk-reports]").appendChild(line);
+    var note = rowOf(item.url).row;
+    note = note ? note.querySelector("[data-desk-queued]") : null;
+    if (note) {
+      note.className = "alert py-1 px-2 mt-2 mb-0 small " + (ok ? "alert-success" : "alert-danger");
+      note.textContent = item.message;
+    }
+    return outbox.remove(item.id);
+  }
 
   function render() {
-    var waiting = queued();
-    var line = panel.querySelector("[data-desk-waiting]");
-    line.textContent = panel.getAttribute("data-label-waiting").replace("#", String(waiting.length));
-    line.hidden = waiting.length === 0;
-    waiting.forEach(function (entry) {  // the tapped rows say they wait
-      var form = document.querySelector('form[data-queue-url="' + entry.value.url + '"]');
-      var row = form ? form.closest("li") || form.parentNode : null;
-      if (row && !row.querySelector("[data-desk-queued]")) {
-        var note = document.createElement("div");
-        note.className = "alert alert-warning py-1 px-2 mt-2 mb-0 small";
-        note.setAttribute("data-desk-queued", "");
-        note.textContent = panel.getAttribute("data-label-row");
-        form.querySelectorAll("button").forEach(function (button) { button.hidden = true; });
-        row.appendChild(note);
-      }
-    });
-  }
-  function report(message, ok) {
-    var item = document.createElement("li");
-    item.className = "alert py-2 mb-1 " + (ok ? "alert-success" : "alert-danger");
-    item.setAttribute("data-desk-report", ok ? "ok" : "problem");
-    item.textContent = message;
-    panel.querySelector("[data-desk-reports]").appendChild(item);
+    return mine().then(function (items) {
+      var waiting = items.filter(function (item) { return item.state === "queued"; });
+      var line = panel.querySelector("[data-desk-waiting]");
+      line.textContent = panel.getAttribute("data-label-waiting").replace("#", String(waiting.length));
+      line.hidden = waiting.length === 0;
+      waiting.forEach(showQueued);
+      return Promise.all(items.filter(function (item) { return item.state === "done"; }).map(report));
+    }).catch(function () { /* no IndexedDB: nothing to show */ });
   }
 
   function flush() {
-    if (busy || navigator.onLine === false) { return; }
-    var waiting = queued();
-    if (!waiting.length) { return; }
+    if (navigator.onLine === false) { return; }
+    if (busy) { again = true; return; }  // asked during a flush: once more after it (something new may wait)
     busy = true;
-    var chain = Promise.resolve();
-    waiting.forEach(function (entry) {
-      chain = chain.then(function () {
-        var body = new URLSearchParams({csrfmiddlewaretoken: entry.value.csrf, key: entry.value.oneTimeKey});
-        return fetch(entry.value.url, {method: "POST", body: body, credentials: "same-origin", redirect: "manual",
-                                       headers: {"Accept": "application/json"}})
-          .then(function (response) {
-            var json = (response.headers.get("Content-Type") || "").indexOf("application/json") === 0;
-            if (!json) { return null; }  // signed out, a server in trouble: keep it and try again later
-            return response.json().then(function (answer) {
-              store().removeItem(entry.key);
-              var ok = answer.status === "checked_in";
-              report(answer.message, ok);
-              var form = document.querySelector('form[data-queue-url="' + entry.value.url + '"]');
-              var note = form && form.closest("li") ? form.closest("li").querySelector("[data-desk-queued]") : null;
-              if (note) {  // the row says what happened; the next search or reload shows it as the server has it
-                note.className = "alert py-1 px-2 mt-2 mb-0 small " + (ok ? "alert-success" : "alert-danger");
-                note.textContent = answer.message;
-              }
-            });
-          }, function () { /* still no connection */ });
-      });
-    });
-    chain.then(function () { busy = false; render(); });
+    again = false;
+    function done() { return render().then(function () { busy = false; if (again) { flush(); } }); }
+    outbox.flush("desk").then(done, done);
   }
 
   // A tap on "Check in" with no connection: kept here instead of lost (htmx would fail, a form show an error).
@@ -96,18 +88,26 @@
     event.stopPropagation();  // htmx listens on the form: this tap is not sent now
     var csrf = form.querySelector('input[name="csrfmiddlewaretoken"]');
     var oneTimeKey = newKey();
-    try {
-      store().setItem(scope + oneTimeKey, JSON.stringify({
-        url: form.getAttribute("data-queue-url"), name: form.getAttribute("data-name"), oneTimeKey: oneTimeKey,
-        csrf: csrf ? csrf.value : "", saved: Date.now()
-      }));
-    } catch (e) { return; }
-    render();
+    outbox.put({
+      id: "desk|" + scope + "|" + oneTimeKey, queue: "desk", scope: scope, state: "queued",
+      url: form.getAttribute("data-queue-url"), name: form.getAttribute("data-name"), oneTimeKey: oneTimeKey,
+      csrf: csrf ? csrf.value : "", page: location.pathname, saved: Date.now()
+    }).then(function () {
+      outbox.wake("desk");  // Background Sync: sent by the service worker, even once this page is closed
+      return render();
+    }).catch(function () { /* no IndexedDB (a private window of an old browser): nothing kept */ });
   }, true);
 
-  render();
-  flush();
+  outbox.migrate().catch(function () { /* nothing to move */ }).then(function () {
+    render();
+    flush();
+  });
   window.addEventListener("online", flush);
   document.addEventListener("visibilitychange", function () { if (!document.hidden) { flush(); } });
   window.setInterval(flush, RETRY_MS);
+  navigator.serviceWorker.addEventListener("message", function (event) {
+    var type = event.data && event.data.type;
+    if (type === "outbox") { render(); }  // the service worker sent the outbox
+    else if (type === "flush") { flush(); }  // an older service worker: the page sends
+  });
 })();

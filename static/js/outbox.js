@@ -1,152 +1,106 @@
 // The referee's outbox: a sheet sent without a connection waits on the phone and goes by itself when the
 // connection returns. Progressive enhancement: without service workers the form posts as it always did.
-// - "Send" posts the sheet with fetch; no answer (no connection) puts it in localStorage
-//   ("rk-outbox|<table>|<game>|<idempotency key>") with the form's fields as sent, and the page says so.
-// - Queued sheets are sent again on `online`, when the page becomes visible, on a timer, and when the service
-//   worker's Background Sync says the connection is back. The idempotency key makes the server record one
-//   sheet however often it arrives (scoring/services/sheets.py).
+// - "Send" posts the sheet with fetch; no answer (no connection) keeps it in the phone's outbox (IndexedDB,
+//   static/js/outbox-store.js) with the form's fields as sent, and the page says so.
+// - Queued sheets are sent by the service worker's Background Sync, even with the page closed (Chromium), and
+//   by the page on `online`, when it becomes visible and on a timer (browsers without Background Sync: iOS).
+//   Both use the same send function; the idempotency key makes the server record one sheet however often it
+//   arrives (scoring/services/sheets.py).
 // - After sending, the phone asks the sheet's status (…/status/) until the chief referee confirms or returns it.
 // - A sheet the server did not accept on arrival (a mistake the rules engine found, a changed draw) is posted
 //   again as an ordinary form when its game page is opened: the server's page shows why, with the sheet filled.
 // All the words shown come from the page (data- attributes of [data-outbox], translated by the templates).
 (function () {
   "use strict";
-  var PREFIX = "rk-outbox|";
   var RETRY_MS = 20000;
-  var busy = false;
+  var outbox = window.RkOutbox;
+  var busy = false, again = false;
   var panel = null;
 
-  function store() { try { return window.localStorage; } catch (e) { return null; } }
-  function read(key) { try { return JSON.parse(store().getItem(key)); } catch (e) { return null; } }
-  function write(key, value) { try { store().setItem(key, JSON.stringify(value)); } catch (e) { /* full */ } }
-  function remove(key) { try { store().removeItem(key); } catch (e) { /* nothing */ } }
-  function entries() {
-    var found = [], s = store();
-    if (!s) { return found; }
-    for (var i = 0; i < s.length; i++) {
-      var key = s.key(i);
-      if (key && key.indexOf(PREFIX) === 0) {
-        var value = read(key);
-        if (value && value.url) { found.push({key: key, value: value}); } else { remove(key); }
-      }
-    }
-    return found;
-  }
   function label(name) { return panel ? panel.getAttribute("data-label-" + name) || "" : ""; }
 
   function render() {
-    if (!panel) { return; }
+    if (!panel) { return Promise.resolve(); }
     var scope = panel.getAttribute("data-outbox");
-    panel.querySelectorAll("[data-outbox-game]").forEach(function (line) {
-      var game = line.getAttribute("data-outbox-game");
-      var entry = entries().filter(function (e) {
-        return e.value.scope === scope && String(e.value.game) === game;
-      }).sort(function (a, b) { return b.value.saved - a.value.saved; })[0];
-      if (!entry) { line.hidden = true; line.textContent = ""; line.removeAttribute("data-state"); return; }
-      var state = entry.value.state;
-      line.textContent = label(state) + (entry.value.reason ? " " + entry.value.reason : "");
-      line.setAttribute("data-state", state);
-      line.className = "alert " + ({queued: "alert-warning", sent: "alert-info", confirmed: "alert-success"}[state] ||
-        "alert-danger") + " outbox-line";
-      line.hidden = false;
-      if (state === "confirmed" || state === "returned") {  // said once; the server's pages say it from now on
-        entry.value.shown = (entry.value.shown || 0) + 1;
-        if (entry.value.shown > 1) { remove(entry.key); } else { write(entry.key, entry.value); }
-      }
-    });
-  }
-
-  function post(entry) {
-    return fetch(entry.url, {
-      method: "POST", body: entry.body, credentials: "same-origin", redirect: "manual",
-      headers: {"Content-Type": "application/x-www-form-urlencoded"}
-    });
-  }
-  function arrived(response) {  // the server's answer to a sheet: recorded (a redirect to the table) or not
-    if (response.type === "opaqueredirect" || (response.status >= 300 && response.status < 400)) { return "sent"; }
-    if (response.status >= 500 || response.status === 429) { return null; }  // try again later
-    return "refused";
+    return outbox.all("sheet").then(function (items) {
+      var changes = [];
+      panel.querySelectorAll("[data-outbox-game]").forEach(function (line) {
+        var game = line.getAttribute("data-outbox-game");
+        var item = items.filter(function (i) { return i.scope === scope && String(i.game) === game; })
+          .sort(function (a, b) { return b.saved - a.saved; })[0];
+        if (!item) { line.hidden = true; line.textContent = ""; line.removeAttribute("data-state"); return; }
+        var state = item.state;
+        line.textContent = label(state) + (item.reason ? " " + item.reason : "");
+        line.setAttribute("data-state", state);
+        line.className = "alert " + ({queued: "alert-warning", sent: "alert-info", confirmed: "alert-success"}[state] ||
+          "alert-danger") + " outbox-line";
+        line.hidden = false;
+        if (state === "confirmed" || state === "returned") {  // said once; the server's pages say it from now on
+          item.shown = (item.shown || 0) + 1;
+          changes.push(item.shown > 1 ? outbox.remove(item.id) : outbox.put(item));
+        }
+      });
+      return Promise.all(changes);
+    }).catch(function () { /* no IndexedDB: nothing to show */ });
   }
 
   // The sheet as the server should see it again: an ordinary form post, so its page shows why it was refused.
-  function replay(entry) {
-    remove(entry.key);
-    var form = document.createElement("form");
-    form.method = "post";
-    form.setAttribute("action", entry.value.url);
-    new URLSearchParams(entry.value.body).forEach(function (value, name) {
-      var input = document.createElement("input");
-      input.type = "hidden";
-      input.name = name;
-      input.value = value;
-      form.appendChild(input);
+  function replay(item) {
+    return outbox.remove(item.id).then(function () {
+      var form = document.createElement("form");
+      form.method = "post";
+      form.setAttribute("action", item.url);
+      new URLSearchParams(item.body).forEach(function (value, name) {
+        var input = document.createElement("input");
+        input.type = "hidden";
+        input.name = name;
+        input.value = value;
+        form.appendChild(input);
+      });
+      document.body.appendChild(form);
+      HTMLFormElement.prototype.submit.call(form);
     });
-    document.body.appendChild(form);
-    HTMLFormElement.prototype.submit.call(form);
   }
 
-  function here(entry) {
-    return panel && panel.hasAttribute("data-outbox-page") && entry.value.scope === panel.getAttribute("data-outbox") &&
-      String(entry.value.game) === panel.getAttribute("data-outbox-page");
+  function here(item) {
+    return panel && panel.hasAttribute("data-outbox-page") && item.scope === panel.getAttribute("data-outbox") &&
+      String(item.game) === panel.getAttribute("data-outbox-page");
   }
 
-  function ask(entry) {  // where a sent sheet is now
-    return fetch(entry.value.statusUrl, {credentials: "same-origin", headers: {"Accept": "application/json"}})
-      .then(function (response) { return response.ok ? response.json() : null; })
-      .then(function (status) {
-        if (!status) { return; }
-        var mine = status.key === entry.value.key;
-        if (status.status === "confirmed" && mine) { entry.value.state = "confirmed"; }
-        else if (status.status === "returned" && mine) { entry.value.state = "returned"; entry.value.reason = status.reason; }
-        else if (status.status !== "submitted" || !mine) { entry.value.state = "refused"; }
-        write(entry.key, entry.value);
-      }).catch(function () { /* no connection: ask later */ });
+  // What the outbox holds now (sent by this page or by the service worker): shown, and a refused sheet of this
+  // game posted again as a form.
+  function update() {
+    return outbox.all("sheet").then(function (items) {
+      var refused = items.filter(function (i) { return i.state === "refused" && here(i); })[0];
+      return refused ? replay(refused) : render();
+    }).catch(function () { /* no IndexedDB */ });
   }
 
   function flush() {
-    if (busy || navigator.onLine === false) { return; }
-    var work = entries().filter(function (e) { return ["queued", "sent", "refused"].indexOf(e.value.state) !== -1; });
-    if (!work.length) { return; }
+    if (navigator.onLine === false) { return; }
+    if (busy) { again = true; return; }  // asked during a flush: once more after it (something new may wait)
     busy = true;
-    var chain = Promise.resolve();
-    work.forEach(function (entry) {
-      chain = chain.then(function () {
-        if (entry.value.state === "refused") {
-          if (here(entry)) { replay(entry); }
-          return null;
-        }
-        if (entry.value.state === "sent") { return ask(entry); }
-        return post(entry.value).then(function (response) {
-          var state = arrived(response);
-          if (!state) { return null; }
-          entry.value.state = state;
-          write(entry.key, entry.value);
-          if (state === "refused" && here(entry)) { replay(entry); }
-          return null;
-        }, function () { /* still no connection */ });
-      });
-    });
-    chain.then(function () { busy = false; render(); }, function () { busy = false; render(); });
+    again = false;
+    function done() { return update().then(function () { busy = false; if (again) { flush(); } }); }
+    outbox.flush("sheet").then(done, done);
   }
 
   // "Send" on a sheet form marked data-outbox: through fetch, queued when there is no answer.
   function queue(form, body) {
     var key = form.elements.idempotency_key.value;
     var scope = form.getAttribute("data-outbox-scope"), game = form.getAttribute("data-outbox-sheet");
-    write(PREFIX + scope + "|" + game + "|" + key, {
-      scope: scope, game: game, key: key, url: form.getAttribute("action"), body: body, state: "queued", saved: Date.now(),
-      statusUrl: form.getAttribute("data-status-url")
-    });
-    try {
-      navigator.serviceWorker.ready.then(function (registration) {
-        if (registration.sync) { return registration.sync.register("rk-outbox"); }
-        return null;
-      }).catch(function () { /* no Background Sync (iOS): the timer and `online` do it */ });
-    } catch (e) { /* idem */ }
-    render();
+    outbox.put({
+      id: "sheet|" + scope + "|" + game + "|" + key, queue: "sheet", scope: scope, game: game, key: key,
+      url: form.getAttribute("action"), body: body, state: "queued", saved: Date.now(),
+      statusUrl: form.getAttribute("data-status-url"), page: location.pathname
+    }).then(function () {
+      outbox.wake("sheet");  // Background Sync: sent by the service worker, even once this page is closed
+      return render();
+    }).then(function () {
+      if (panel) { panel.scrollIntoView({block: "nearest"}); }
+    }).catch(function () { /* no IndexedDB (a private window of an old browser): nothing kept */ });
     form.removeAttribute("data-sending");
     form.dispatchEvent(new CustomEvent("outbox:queued", {bubbles: true}));
-    if (panel) { panel.scrollIntoView({block: "nearest"}); }
   }
 
   function setupForm(form) {
@@ -158,12 +112,14 @@
       data.set("action", "submit");
       var body = data.toString();
       if (navigator.onLine === false) { window.setTimeout(function () { queue(form, body); }, 0); return; }
-      fetch(form.getAttribute("action"), {
+      fetch(form.getAttribute("action"), {  // the sheet just filled: on success the table page, as a form would
         method: "POST", body: body, credentials: "same-origin", redirect: "manual",
         headers: {"Content-Type": "application/x-www-form-urlencoded"}
       }).then(function (response) {
-        var state = arrived(response);
-        if (state === "sent") { location.assign(form.getAttribute("data-table-url")); return; }
+        if (response.type === "opaqueredirect" || (response.status >= 300 && response.status < 400)) {
+          location.assign(form.getAttribute("data-table-url"));
+          return;
+        }
         // Not recorded (a refusal, a mistake): the ordinary post again, so the server's page says why.
         var action = document.createElement("input");
         action.type = "hidden";
@@ -189,16 +145,20 @@
 
   function start() {
     panel = document.querySelector("[data-outbox]");
-    if (!("serviceWorker" in navigator) || !window.fetch) { return; }
+    if (!("serviceWorker" in navigator) || !window.fetch || !outbox || !window.indexedDB) { return; }
     document.querySelectorAll("form.sheet-form[data-outbox-form]").forEach(setupForm);
     setupOfflineCheck();
-    render();
-    flush();
+    outbox.migrate().catch(function () { /* nothing to move */ }).then(function () {
+      render();
+      flush();
+    });
     window.addEventListener("online", flush);
     document.addEventListener("visibilitychange", function () { if (!document.hidden) { flush(); } });
     window.setInterval(flush, RETRY_MS);
     navigator.serviceWorker.addEventListener("message", function (event) {
-      if (event.data && event.data.type === "flush") { flush(); }
+      var type = event.data && event.data.type;
+      if (type === "outbox") { update(); }  // the service worker sent the outbox
+      else if (type === "flush") { flush(); }  // an older service worker: the page sends
     });
   }
   if (document.readyState === "loading") { document.addEventListener("DOMContentLoaded", start); }

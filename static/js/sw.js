@@ -9,6 +9,9 @@
 // the old caches. Signing out deletes the staff and table caches (static/js/offline.js).
 "use strict";
 
+// The outbox store and its send function, shared with the pages; the view serving this file names its address.
+importScripts(self.RK_OUTBOX_STORE || "/static/js/outbox-store.js");
+
 var VERSION = new URL(self.location.href).searchParams.get("v") || "0";
 var CACHES = {
   static: "rk-static-" + VERSION,
@@ -111,10 +114,19 @@ self.addEventListener("message", function (event) {
   }
 });
 
-// Background Sync (Chromium): the connection is back; the open pages send their outbox (static/js/outbox.js).
+// Background Sync (Chromium, Android): the connection is back. The worker sends the outbox itself
+// (static/js/outbox-store.js, shared with the pages), so a sheet or a check-in queued offline goes even when no
+// page of the app is open; the answers wait in IndexedDB for the pages to show. Still waiting (no connection
+// after all, a server in trouble): the promise fails, and the browser tries again later. Open pages are told
+// to show the new state. "rk-outbox" is the tag older pages registered.
+var QUEUES = {"rk-outbox-sheets": ["sheet"], "rk-outbox-desk": ["desk"], "rk-outbox": ["sheet", "desk"]};
 self.addEventListener("sync", function (event) {
-  if (event.tag !== "rk-outbox") { return; }
-  event.waitUntil(self.clients.matchAll({type: "window"}).then(function (clients) {
-    clients.forEach(function (client) { client.postMessage({type: "flush"}); });
+  var queues = QUEUES[event.tag];
+  if (!queues) { return; }
+  event.waitUntil(Promise.all(queues.map(self.RkOutbox.flush)).then(function (waiting) {
+    return self.clients.matchAll({type: "window"}).then(function (clients) {
+      clients.forEach(function (client) { client.postMessage({type: "outbox"}); });
+      if (waiting.some(function (count) { return count > 0; })) { throw new Error("still waiting to send"); }
+    });
   }));
 });

@@ -23,6 +23,18 @@ def test_the_service_worker_is_served_at_the_root_for_the_whole_site_and_never_f
     assert client.post("/sw.js").status_code == 405
 
 
+def test_the_worker_imports_the_outbox_it_shares_with_the_pages_by_its_static_address(client):
+    """The worker sends the queued sheets and check-ins itself (Background Sync) with the pages' own send
+    function: static/js/outbox-store.js, at the address the static files storage gives it (hashed in production)."""
+    from django.templatetags.static import static
+
+    body = client.get("/sw.js?v=anything").content.decode()
+    code = [line for line in body.splitlines() if line.strip() and not line.startswith("//")]
+    assert code[0] == '"use strict";'  # still the first statement: the address comes after it
+    assert code[1] == f'self.RK_OUTBOX_STORE = "{static("js/outbox-store.js")}";'
+    assert "importScripts(self.RK_OUTBOX_STORE" in body
+
+
 def test_table_pages_name_the_worker_with_the_app_version_and_the_link_as_an_installable_app(client, link):
     page = client.get(link_url(link)).content.decode()
     assert 'name="offline-worker" content="/sw.js?v=' in page

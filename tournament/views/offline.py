@@ -9,16 +9,20 @@ caches of the old one.
 """
 
 import hashlib
+import json
 from functools import cache
 from pathlib import Path
 
 from django.conf import settings
 from django.contrib.staticfiles import finders
 from django.http import HttpResponse
+from django.templatetags.static import static
 from django.urls import path
 from django.views.decorators.http import require_safe
 
 WORKER = "js/sw.js"
+# The outbox's store and send function, which the worker imports (its name carries a hash in production).
+OUTBOX_STORE = "js/outbox-store.js"
 # The assets a sheet needs, whose change must refresh every phone's copy.
 VERSIONED = ("js", "css", "vendor", "icons")
 
@@ -43,12 +47,14 @@ def offline_version() -> str:
 
 @require_safe
 def service_worker(request):
-    response = HttpResponse(_static_file(WORKER).read_bytes(), content_type="text/javascript; charset=utf-8")
+    strict = b'"use strict";\n'
+    address = f"self.RK_OUTBOX_STORE = {json.dumps(static(OUTBOX_STORE))};\n".encode()
+    body = _static_file(WORKER).read_bytes().replace(strict, strict + address, 1)
+    response = HttpResponse(body, content_type="text/javascript; charset=utf-8")
     # Browsers look for an update of the worker on every navigation; it must never come from a cache.
     response["Cache-Control"] = "no-cache"
     response["Service-Worker-Allowed"] = "/"
     return response
-
 
 
 urlpatterns = [

@@ -20,11 +20,11 @@ class Notice:
 
 
 def default_sections(festival: Festival) -> list[tuple[str, str]]:
-    values = {"festival": festival.name, "contact": festival.contact or _("at the festival's desk"),
+    values = {"name": festival.name, "contact": festival.contact or _("at the festival's desk"),
               "days": festival.retention_days, "age": festival.guardian_age}
     return [
         (_("Who collects your data"),
-         _("The organisers of %(festival)s (contact: %(contact)s) collect and use the personal data below.")
+         _("The organisers of %(name)s (contact: %(contact)s) collect and use the personal data below.")
          % values),
         (_("Purpose of collection and use"),
          _("To run the festival's events: registration and the waiting list, check-in, player numbers and "

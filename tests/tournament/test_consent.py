@@ -276,7 +276,7 @@ def test_an_import_refuses_a_child_s_row_without_a_guardian_and_needs_the_organi
     # The organiser declares nothing: nothing is imported.
     seen = re.search(r'name="seen" value="([^"]*)"', text(page)).group(1)
     response = organiser_client.post(url, {"action": "valid", "seen": seen})
-    assert response.status_code == 200 and "confirm that you hold every player's consent" in text(response)
+    assert response.status_code == 200 and "tick the box that says you hold every player's consent" in text(response)
     assert stored() == (0, 0)
 
     response = confirm(organiser_client, url, action="valid")

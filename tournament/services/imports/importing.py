@@ -54,7 +54,7 @@ def import_registrations(
     """
     now = now or timezone.now()
     if not consent_held:
-        raise ImportRefused(_("Nothing was imported: confirm that you hold every player's consent to the "
+        raise ImportRefused(_("Nothing was imported: tick the box that says you hold every player's consent to the "
                               "collection notice (a child's from their parent or guardian)."),
                             reports=validate_rows(festival=festival, rows=rows), code="consent")
     with transaction.atomic():

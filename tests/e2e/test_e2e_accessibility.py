@@ -696,6 +696,8 @@ def test_a_player_registers_with_the_keyboard_alone(world, phones):
     kb.type("2001")
     kb.tab_to("#id_affiliation")
     kb.type("해운대 클럽")
+    kb.tab_to("#id_agree")
+    kb.page.keyboard.press("Space")
     kb.tab_to("main form [type=submit]")
     with kb.page.expect_navigation():
         kb.page.keyboard.press("Enter")

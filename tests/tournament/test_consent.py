@@ -75,6 +75,10 @@ def test_the_notice_is_shown_before_the_form_with_an_unticked_agreement(client):
     assert "info@busan-festival.kr" in page and "Until 60 days after the festival's last event" in page
     assert "checked" not in re.search(r'<input type="checkbox" name="agree"[^>]*>', page).group(0)
     assert 'name="notice_version" value="1"' in page
+    # Without JavaScript the guardian's fields are simply there, with the note saying when they are needed.
+    group = re.search(r'<div id="guardian-fields"[^>]*>', page).group(0)
+    assert "hidden" not in group and 'data-guardian-from="2016"' in group
+    assert "A player born in 2016 or later may be younger than 14" in page
 
 
 @pytest.mark.parametrize(("language", "headings"), [

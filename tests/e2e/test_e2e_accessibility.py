@@ -190,6 +190,7 @@ def _register_badly(page, w):
     page.fill("#id_name", "12345")
     page.fill("#id_contact", "not a contact")
     page.fill("#id_birth_year", "2001")
+    page.check("#id_agree")  # the browser asks for the required agreement before sending
     with page.expect_navigation():
         page.locator("main form [type=submit]").click()
     expect(page.locator(".invalid-feedback").first).to_be_visible()

@@ -38,6 +38,7 @@ class Person:
     contact: str
     birth_year: int
     affiliation: str = ""
+    guardian: tuple[str, str] = ()  # a child's parent or guardian: (name, contact)
 
 
 # Imported by the organiser from CSV. No name contains another, so a search for one finds one.
@@ -137,6 +138,11 @@ def register(page, url: str, person: Person) -> None:
     page.fill("#id_contact", person.contact)
     page.fill("#id_birth_year", str(person.birth_year))
     page.fill("#id_affiliation", person.affiliation)
+    if person.guardian:
+        page.fill("#id_guardian_name", person.guardian[0])
+        page.fill("#id_guardian_contact", person.guardian[1])
+        page.check("#id_guardian_agrees")
+    page.check("#id_agree")  # the collection notice, read above the form
     with page.expect_navigation():
         page.locator("main form [type=submit]").click()
 

@@ -190,6 +190,7 @@ def _register_badly(page, w):
     page.fill("#id_name", "12345")
     page.fill("#id_contact", "not a contact")
     page.fill("#id_birth_year", "2001")
+    page.check("#id_agree")  # the browser asks for the required agreement before sending
     with page.expect_navigation():
         page.locator("main form [type=submit]").click()
     expect(page.locator(".invalid-feedback").first).to_be_visible()
@@ -698,6 +699,8 @@ def test_a_player_registers_with_the_keyboard_alone(world, phones):
     kb.type("2001")
     kb.tab_to("#id_affiliation")
     kb.type("해운대 클럽")
+    kb.tab_to("#id_agree")
+    kb.page.keyboard.press("Space")
     kb.tab_to("main form [type=submit]")
     with kb.page.expect_navigation():
         kb.page.keyboard.press("Enter")

@@ -166,7 +166,8 @@ def poll_standings(day, page, clock, step: str) -> None:
 def register_players(day):
     event_url = day.url("event")
     year = timezone.localtime(day.event.starts_at, day.event.festival.tzinfo).year
-    kid = Person(KID, "010-2014-0915", year - 10, "해운대초")  # R9: under 15 on the event date
+    # R9: under 15 on the event date; under 14, so a parent agrees too
+    kid = Person(KID, "010-2014-0915", year - 10, "해운대초", guardian=("김보호", "010-2014-0916"))
     chan = Person("Chan Tai Man", "chan.taiman@example.org", 1988, "Kowloon RC")
     leaving = Person("문지원", "010-7777-1234", 1992)
     late = Person("Lee Ka Yan", "+852 9123 4567", 2001, "센텀중")
@@ -209,6 +210,7 @@ def register_players(day):
     expect(organiser.locator("#import-summary")).to_contain_text(f"{len(people)} rows")
     expect(organiser.locator("#import-summary")).to_contain_text("0 with problems")
     day.shot(organiser, "import-preview")
+    organiser.check("#id_consent_held")
     organiser.locator("button[name=action][value=all]").click()
     expect(notice(organiser, "success")).to_contain_text(
         f"Imported {len(people)} registrations: {len(people)} with a place, 0 on the waiting list.")

@@ -75,9 +75,10 @@ def test_desk_registers_a_walk_in_corrects_a_name_and_shows_a_lost_link(event, p
     # A walk-in, without contact: registered, checked in, and their personal link shown at once.
     page.get_by_role("link", name="Walk-in: register and check in").click()
     expect(page.locator("h1")).to_have_text("Walk-in: register and check in")
-    page.get_by_label("Name").fill("이서연")
+    page.locator("#id_name").fill("이서연")
     page.get_by_label("Birth year").fill("2008")
     page.get_by_label("School or club").fill("해운대고등학교")
+    page.get_by_label("The paper consent form to the collection notice is signed.").check()
     shot(page, "walk-in-form")
     page.get_by_role("button", name="Register and check in").click()
     expect(page.locator(".alert-success")).to_contain_text("이서연 is registered and checked in.")

@@ -217,6 +217,7 @@ def import_players(organiser, server, shot, event):
         "name": "registrations.csv", "mimeType": "text/csv", "buffer": registrations_csv(event.slug, people)}])
     organiser.locator("main form [type=submit]").click()
     expect(organiser.locator("#import-summary")).to_contain_text("0 with problems")
+    organiser.check("#id_consent_held")
     organiser.locator("button[name=action][value=all]").click()
     expect(notice(organiser, "success")).to_contain_text(f"Imported {PLAYERS} registrations")
 

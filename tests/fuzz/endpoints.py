@@ -50,10 +50,12 @@ CONFIRM = {"confirm": "fingerprint"}  # the state a confirmation page showed (ne
 CONDUCT = {"action": "conduct_action", "confirm": "fingerprint", "{a}-number": "number", "{a}-kind": "conduct_kind",
            "{a}-stage": "stage_no", "{a}-game": "game", "{a}-note": "note", "{a}-key": "key"}
 REGISTRATION = {"name": "name", "contact": "contact", "birth_year": "birth_year", "affiliation": "name",
-                "ranking_id": "short_text"}
+                "ranking_id": "short_text", "guardian_name": "name", "guardian_contact": "contact",
+                "guardian_agrees": "bool", "agree": "bool", "notice_version": "notice_version"}
 
 FESTIVAL = {"name": "name", "slug": "slug", "starts_on": "date", "ends_on": "date", "venue": "name",
-            "contact": "contact", "timezone": "timezone", "languages": "language_code"}
+            "contact": "contact", "timezone": "timezone", "languages": "language_code", "privacy_notice": "note",
+            "guardian_age": "guardian_age", "retention_days": "retention_days"}
 EVENT_FORM = {"preset": "preset", "name": "name", "slug": "slug", "game": "game_kind", "format": "format",
               "ruleset": "ruleset", "capacity": "players", "expected_players": "players", "day": "date",
               "checkin_opens": "time", "checkin_closes": "time", "starts": "time", "ends": "time",
@@ -93,7 +95,8 @@ ENDPOINTS = [
     # --- the organiser: registrations, check-in, numbers, draws ------------------------------------------
     E("manage-import", {"default_event": "event_slug", "upload": "bool"}, ORGANISERS, files={"file": "sheet_file"},
       recipe="upload"),
-    E("manage-import-preview", {"action": "import_action", "seen": "fingerprint"}, ORGANISERS),
+    E("manage-import-preview", {"action": "import_action", "seen": "fingerprint", "consent_held": "bool"},
+      ORGANISERS),
     E("manage-checkin", {"checkin": "checkin", "renumber": "bool"} | CONFIRM, ORGANISERS),
     E("manage-late-places", {}, ORGANISERS, ("closing", "open", "numbered", "classic", "other")),
     E("manage-numbers", {"method": "numbering"} | CONFIRM, ORGANISERS, ("closing", "open", "numbered", "classic", "other")),

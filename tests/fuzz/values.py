@@ -109,6 +109,9 @@ KINDS: dict[str, Kind] = {
     "short_text": text("A1", "김"),  # ranking ids: at most 40 characters
     "contact": choice("minjun@example.kr", "+82 10 1234 5678", "010-1234-5678", "not an address"),
     "birth_year": number(1900, 2030),
+    "notice_version": choice("1", "2", "0", "-1", "abc", "9" * 30, ""),
+    "guardian_age": choice("14", "1", "0", "-1", "abc", "200", ""),
+    "retention_days": choice("90", "0", "-5", "1e9", "99999999999", ""),
     "seed": number(0, 2**31 - 1),
     "place": number(1, 8),
     "points": choice("100,70,50", "100, 70, 50, 40", "", "1,2,3,4,5,6,7,8,9,10"),
@@ -256,7 +259,8 @@ def conduct_recipe(aim: Aim) -> dict | None:
 def registration_recipe(aim: Aim) -> dict:
     """A new player (the world's are "Player n"), with tags in every text."""
     return {"name": f"Lee {SCRIPT}", "contact": "lee@example.org", "birth_year": "2001",
-            "affiliation": f"Club {IMG}", "ranking_id": "R1 <svg onload=alert(1)>"}
+            "affiliation": f"Club {IMG}", "ranking_id": "R1 <svg onload=alert(1)>", "guardian_name": f"Mum {SCRIPT}",
+            "guardian_contact": "mum@example.org", "guardian_agrees": "on", "agree": "on", "notice_version": "1"}
 
 
 def upload_recipe(aim: Aim) -> dict:
@@ -306,7 +310,8 @@ def festival_edit_recipe(aim: Aim) -> dict | None:
     if aim.event is None:
         return None
     festival = aim.event.festival
-    return _form_post(FestivalForm(festival=festival).initial, festival.tzinfo) | {"name": f"Renamed {SCRIPT}"}
+    return _form_post(FestivalForm(festival=festival).initial, festival.tzinfo) | {
+        "name": f"Renamed {SCRIPT}", "privacy_notice": f"Our notice {IMG}\nline two"}
 
 
 def event_recipe(aim: Aim) -> dict | None:

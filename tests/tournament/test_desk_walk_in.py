@@ -18,7 +18,7 @@ from tournament.services.registration import PlayerDetails, correct_player
 # The organiser reopened check-in, so it is open whatever the wall clock says (tests run on any day).
 pytestmark = pytest.mark.event_of(checkin_override=Event.CheckinOverride.OPEN)
 
-WALK_IN = {"name": "이서연", "affiliation": "해운대고등학교", "birth_year": "2008", "contact": ""}
+WALK_IN = {"name": "이서연", "affiliation": "해운대고등학교", "birth_year": "2008", "contact": "", "agree": "on"}
 
 
 def desk_url(event, name, **extra):

@@ -78,7 +78,7 @@ def preview(client, festival, content, name="players.csv", **kwargs):
 def confirm(client, url, action="all"):
     page = client.get(url)
     seen = re.search(r'name="seen" value="([^"]*)"', page.content.decode()).group(1)
-    return client.post(url, {"action": action, "seen": seen})
+    return client.post(url, {"action": action, "seen": seen, "consent_held": "on"})
 
 
 def row_html(response, line: int) -> str:
@@ -112,7 +112,7 @@ def test_sample_csv_with_bom_imports_hangul_chinese_and_latin_names(organiser_cl
     audit = AuditEntry.objects.get(action="import.registrations")
     assert audit.festival == festival and audit.after["rows"] == 3 and audit.after["file"] == "players.csv"
     # The upload is forgotten once imported: confirming twice cannot import twice.
-    again = organiser_client.post(url, {"action": "all"})
+    again = organiser_client.post(url, {"action": "all", "consent_held": "on"})
     assert again.status_code == 302 and Registration.objects.count() == 3
 
 
@@ -276,7 +276,8 @@ def test_dropping_the_bad_rows_imports_only_the_valid_ones(organiser_client, fes
     response = confirm(organiser_client, url, action="valid")
     assert response.status_code == 302
     assert active_names(festival) == ["A", "D"]
-    assert AuditEntry.objects.get(action="import.registrations").after == {"rows": 2, "file": "players.csv", "dropped": 2}
+    assert AuditEntry.objects.get(action="import.registrations").after == {"rows": 2, "file": "players.csv", "dropped": 2,
+                                                                              "consent_held": True}
 
 
 def test_confirm_rechecks_and_a_full_event_now_means_the_waiting_list(organiser_client, festival, events):
@@ -298,13 +299,13 @@ def test_confirm_rechecks_and_a_duplicate_created_meanwhile_refuses_everything(o
     seen = re.search(r'name="seen" value="([^"]*)"', page.content.decode()).group(1)
     register(event=events["open"], details=PlayerDetails(name="B", contact="b@example.org", birth_year=2009),
              actor=Actor(label="test"), now=EVENT_DAY)
-    response = organiser_client.post(url, {"action": "all", "seen": seen})
+    response = organiser_client.post(url, {"action": "all", "consent_held": "on", "seen": seen})
     assert response.status_code == 200
     assert "Nothing was imported" in response.content.decode()
     assert "Already registered" in row_html(response, 3)
     assert active_names(festival) == ["B"]  # A was not half-imported
     # Dropping bad rows the organiser has not seen is refused too: they must look at the new preview.
-    response = organiser_client.post(url, {"action": "valid", "seen": seen})
+    response = organiser_client.post(url, {"action": "valid", "consent_held": "on", "seen": seen})
     assert "changed since your preview" in response.content.decode()
     assert active_names(festival) == ["B"]
     response = confirm(organiser_client, url, action="valid")
@@ -314,7 +315,8 @@ def test_confirm_rechecks_and_a_duplicate_created_meanwhile_refuses_everything(o
 def test_service_imports_all_or_nothing(festival, events):
     rows = [[2, *row(name="A", contact="a@example.org")], [3, *row(name="", contact="b@example.org")]]
     with pytest.raises(importing.ImportRefused):
-        importing.import_registrations(festival=festival, rows=rows, actor=Actor(label="test"), file_name="f.csv")
+        importing.import_registrations(festival=festival, rows=rows, actor=Actor(label="test"), file_name="f.csv",
+                                       consent_held=True)
     assert Registration.objects.count() == 0 and Player.objects.count() == 0
     assert not AuditEntry.objects.exists()
 
@@ -342,7 +344,7 @@ def test_upload_of_another_festival_or_unknown_key_is_not_found_here(client, fes
     url, _page = preview(client, festival, csv_bytes([row()]))
     key = url.rstrip("/").rsplit("/", 1)[-1]
     other_url = reverse("manage-import-preview", kwargs={"festival": other.slug, "key": key})
-    assert client.post(other_url, {"action": "all"}).status_code == 302
+    assert client.post(other_url, {"action": "all", "consent_held": "on"}).status_code == 302
     assert client.get(reverse("manage-import-preview", kwargs={"festival": festival.slug, "key": "nope"})).status_code == 302
     assert Registration.objects.count() == 0
 
@@ -558,7 +560,7 @@ def test_the_preview_waits_on_the_server_and_the_session_holds_only_its_key(orga
 def test_a_waiting_upload_is_only_for_the_session_that_sent_it(client, organiser_client, festival, events):
     url, _page = preview(organiser_client, festival, csv_bytes([row()]))
     client.force_login(make_staff(festival, ORGANISER))  # another organiser of the same festival
-    response = client.post(url, {"action": "all"})
+    response = client.post(url, {"action": "all", "consent_held": "on"})
     assert response.status_code == 302 and Registration.objects.count() == 0
     assert PendingImport.objects.count() == 1  # still waiting for the one who sent it
 
@@ -566,7 +568,7 @@ def test_a_waiting_upload_is_only_for_the_session_that_sent_it(client, organiser
 def test_a_waiting_upload_expires(organiser_client, festival, events):
     url, _page = preview(organiser_client, festival, csv_bytes([row()]))
     PendingImport.objects.update(created_at=timezone.now() - pending.KEPT_FOR - dt.timedelta(minutes=1))
-    response = organiser_client.post(url, {"action": "all"})
+    response = organiser_client.post(url, {"action": "all", "consent_held": "on"})
     assert response.status_code == 302 and Registration.objects.count() == 0
     preview(organiser_client, festival, csv_bytes([row()]))  # an upload clears the expired ones
     assert PendingImport.objects.count() == 1
@@ -613,7 +615,7 @@ def test_desk_volunteer_is_refused(client, festival, events):
         assert client.get(url).status_code == 403
     response = client.post(_urls(festival)[0], {"file": _named(csv_bytes([row()]), "p.csv")})
     assert response.status_code == 403
-    assert client.post(_urls(festival)[1], {"action": "all"}).status_code == 403
+    assert client.post(_urls(festival)[1], {"action": "all", "consent_held": "on"}).status_code == 403
 
 
 def test_organiser_of_another_festival_is_refused(client, festival, events):
@@ -649,12 +651,14 @@ def test_csv_export_is_utf8_with_bom_in_registration_order_with_withdrawn(organi
     assert response.content.startswith(b"\xef\xbb\xbf")
     data = tablib.Dataset().load(response.content.decode("utf-8-sig"), format="csv")
     assert data.headers == ["Event", "Name", "E-mail or phone", "Birth year", "School or club", "National ranking id",
+                            "Parent's or guardian's name", "Parent's or guardian's e-mail or phone",
                             "Status", "Player number", "Checked in at", "Registered at"]
-    assert data[0][:9] == ("open", "김민준", "'+82 10-1234-5678", "2009", "", "", "Registered", "7", "2030-11-02 10:45")
-    assert data[1][1] == "陳大文" and data[1][4] == "'@school" and data[1][6] == "Withdrawn"
+    assert data[0][:11] == ("open", "김민준", "'+82 10-1234-5678", "2009", "", "", "", "", "Registered", "7",
+                            "2030-11-02 10:45")
+    assert data[1][1] == "陳大文" and data[1][4] == "'@school" and data[1][8] == "Withdrawn"
     # Formula injection: every cell a spreadsheet would run starts with ' instead.
     assert data[2][1] == "'=cmd|' /C calc'!A0" and data[2][4] == "'-2+3"
-    assert re.fullmatch(r"\d{4}-\d\d-\d\d \d\d:\d\d", data[0][9])
+    assert re.fullmatch(r"\d{4}-\d\d-\d\d \d\d:\d\d", data[0][11])
 
 
 def test_xlsx_export_has_the_same_rows_and_no_formulas(organiser_client, festival, events):

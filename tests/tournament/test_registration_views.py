@@ -16,7 +16,8 @@ from tournament.views.registration import PLAYER_TOKENS_SESSION_KEY, event_regis
 
 pytestmark = pytest.mark.django_db
 
-VALID = {"name": "김민준", "contact": "minjun@example.kr", "birth_year": "2010", "affiliation": "", "ranking_id": ""}
+VALID = {"name": "김민준", "contact": "minjun@example.kr", "birth_year": "2010", "affiliation": "", "ranking_id": "",
+         "agree": "on", "notice_version": "1"}
 
 
 def register_url(event):
@@ -94,7 +95,9 @@ def test_birth_years_from_1900_to_this_year_are_accepted(client):
     this_year = timezone.localdate().year
     for n, year in enumerate([1900, this_year]):
         event = open_event(festival, days_ahead=10 + n)
-        assert post(client, event, birth_year=str(year), contact=f"p{n}@example.org").status_code == 302
+        # This year's baby registers with a guardian's consent (services.consent.needs_guardian).
+        guardian = {"guardian_name": "Parent", "guardian_contact": "parent@example.org", "guardian_agrees": "on"}
+        assert post(client, event, birth_year=str(year), contact=f"p{n}@example.org", **guardian).status_code == 302
     assert sorted(Player.objects.values_list("birth_year", flat=True)) == [1900, this_year]
 
 
@@ -115,7 +118,7 @@ def test_bad_birth_years_are_refused(client, birth_year):
 def test_a_post_missing_every_field_shows_errors_and_saves_nothing(client):
     response = client.post(register_url(open_event()), {})
     assert response.status_code == 200
-    assert set(response.context["form"].errors) == {"name", "contact", "birth_year"}
+    assert set(response.context["form"].errors) == {"name", "contact", "birth_year", "agree", "notice_version"}
     assert not Player.objects.exists()
 
 

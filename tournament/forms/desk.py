@@ -6,8 +6,9 @@ from django import forms
 from django.utils.http import url_has_allowed_host_and_scheme
 from django.utils.translation import gettext_lazy as _
 
+from ..models import Registration
 from ..services.desk_search import DeskQuery
-from .registration import RegistrationForm
+from .registration import ConsentFields, RegistrationForm
 
 
 class DeskSearchForm(forms.Form):
@@ -48,14 +49,20 @@ class DeskActionForm(forms.Form):
         return ""
 
 
-class WalkInForm(RegistrationForm):
+class WalkInForm(ConsentFields, RegistrationForm):
     """A player registered and checked in at the desk: the registration form's rules, contact optional
-    (the player is in the hall), no ranking id."""
+    (the player is in the hall), no ranking id. Consent is a paper form signed at the desk (by a child's
+    parent or guardian), which the volunteer ticks as seen."""
 
     ranking_id = None
+    how = Registration.ConsentHow.PAPER
 
-    def __init__(self, *args, **kwargs):
-        super().__init__(*args, **kwargs)
+    def __init__(self, *args, festival, **kwargs):
+        super().__init__(*args, festival=festival, **kwargs)
+        self.fields["agree"].label = _("The paper consent form to the collection notice is signed.")
+        self.fields["agree"].error_messages["required"] = _(
+            "A walk-in needs the signed paper consent form. Nothing was saved.")
+        self.fields["guardian_agrees"].label = _("For a child: the parent or guardian signed it.")
         contact = self.fields["contact"]
         contact.required = False
         contact.help_text = _("Optional. Without it, the player keeps the personal link shown after this step.")
@@ -77,6 +84,8 @@ class CorrectionForm(RegistrationForm):
 
     contact = None
     ranking_id = None
+    guardian_name = None
+    guardian_contact = None
 
     def __init__(self, *args, erased: bool = False, **kwargs):
         super().__init__(*args, **kwargs)

@@ -7,6 +7,7 @@ deadlines are date-and-time inputs. Everything works without JavaScript.
 """
 
 import datetime as dt
+import unicodedata
 
 from django import forms
 from django.conf import settings
@@ -29,6 +30,7 @@ from ..services.festivals import DAY, EVENT_FIELDS, event_slug_taken, festival_s
 from .fields import as_text
 from .registration import clean_text
 
+MAX_NOTICE_CHARS = 5000
 DATE = {"type": "date"}
 TIME = {"type": "time"}
 MOMENT = {"type": "datetime-local"}
@@ -79,6 +81,23 @@ class FestivalForm(forms.Form):
         label=_("Languages offered"), choices=settings.LANGUAGES, widget=forms.CheckboxSelectMultiple,
         initial=["ko", "en"], error_messages={"required": _("Offer at least one language.")},
     )
+    # Personal data: the notice shown before registering (empty: the default text, in the reader's language).
+    privacy_notice = forms.CharField(
+        label=_("Collection notice"), required=False, max_length=MAX_NOTICE_CHARS,
+        widget=forms.Textarea(attrs={"rows": 8}),
+        help_text=_("Shown before the registration form is sent; players (or a child's parent or guardian) agree "
+                    "to it. Leave it empty for the standard notice in each reader's language. Every change is a "
+                    "new version, kept with each consent."),
+    )
+    guardian_age = forms.IntegerField(
+        label=_("Guardian's consent below the age of"), min_value=1, max_value=25, initial=14, required=False,
+        help_text=_("Players who may be younger than this on the first day register with a parent's or "
+                    "guardian's consent (Korea: 14)."),
+    )
+    retention_days = forms.IntegerField(
+        label=_("Keep contacts and birth years for (days after the last event)"), min_value=0,
+        max_value=3650, initial=90, required=False,
+    )
 
     def __init__(self, *args, festival: Festival | None = None, **kwargs):
         self.festival = festival
@@ -95,6 +114,14 @@ class FestivalForm(forms.Form):
     def clean_contact(self):
         return _text(self.cleaned_data["contact"])
 
+    def clean_privacy_notice(self):
+        # Line breaks are kept (paragraphs); otherwise the same rules as every other text.
+        text = unicodedata.normalize("NFC", self.cleaned_data["privacy_notice"]).replace("\r\n", "\n")
+        lines = [line.strip() for line in text.split("\n")]
+        for line in lines:
+            clean_text(line)  # refuses control characters
+        return "\n".join(lines).strip()
+
     def clean(self):
         data = super().clean()
         first, last = data.get("starts_on"), data.get("ends_on")
@@ -109,7 +136,11 @@ class FestivalForm(forms.Form):
         return data
 
     def values(self) -> dict:
-        return {name: self.cleaned_data[name] for name in self.base_fields}
+        values = {name: self.cleaned_data[name] for name in self.base_fields}
+        for name in ("guardian_age", "retention_days"):
+            if values[name] is None:  # left empty: as it was (a new festival: the default)
+                values[name] = getattr(self.festival, name) if self.festival else Festival._meta.get_field(name).default
+        return values
 
 
 # --- events ------------------------------------------------------------------------------------------------

@@ -43,3 +43,5 @@ class ImportConfirmForm(forms.Form):
 
     action = forms.ChoiceField(choices=[("all", "all"), ("valid", "valid"), ("cancel", "cancel")])
     seen = forms.CharField(max_length=64, required=False)
+    # The organiser's declaration, checked by services.imports.importing (nothing is imported without it).
+    consent_held = forms.BooleanField(required=False)

@@ -4,15 +4,17 @@ import re
 import unicodedata
 
 from crispy_forms.helper import FormHelper
-from crispy_forms.layout import Submit
+from crispy_forms.layout import HTML, Div, Layout, Submit
 from django import forms
 from django.core.exceptions import ValidationError
 from django.core.validators import MaxValueValidator, MinValueValidator, validate_email
 from django.utils import timezone
+from django.utils.html import escape
 from django.utils.translation import gettext_lazy as _
 
-from ..models import Player
+from ..models import Player, Registration
 from ..models.registration import contact_key, name_key
+from ..services.consent import Consent, guardian_refusal, needs_guardian, youngest_without_guardian
 from ..services.registration import PlayerDetails
 
 OLDEST_BIRTH_YEAR = 1900
@@ -32,6 +34,27 @@ def _reject_invisible(value: str) -> None:
         category = unicodedata.category(ch)
         if category in {"Zl", "Zp"} or (category.startswith("C") and ch not in ALLOWED_FORMAT_CHARACTERS):
             raise ValidationError(_("Please remove control characters and line breaks."), code="control")
+
+
+def normalise_contact(value: str, max_length: int) -> str:
+    """An e-mail address or a phone number, trimmed; full-width digits and "＠" from a CJK keyboard become
+    their ASCII forms."""
+    contact = clean_text(unicodedata.normalize("NFKC", value))
+    if "@" in contact:
+        try:
+            validate_email(contact)
+        except ValidationError:
+            raise ValidationError(_("Please enter a valid e-mail address."), code="email") from None
+    else:
+        digits = sum(ch.isdigit() for ch in contact)
+        if not PHONE_SHAPE.fullmatch(contact) or not PHONE_DIGITS[0] <= digits <= PHONE_DIGITS[1]:
+            raise ValidationError(
+                _("Please enter an e-mail address or a phone number (7 to 15 digits; + - ( ) and spaces allowed)."),
+                code="contact",
+            )
+    if len(contact_key(contact)) > max_length:
+        raise ValidationError(_("This contact is too long."), code="too_long")
+    return contact
 
 
 def clean_text(value: str) -> str:
@@ -68,9 +91,24 @@ class RegistrationForm(forms.Form):
         help_text=_("Optional. If you have one, your results count toward your ranking."),
         widget=forms.TextInput(attrs={"autocomplete": "off"}),
     )
+    # Asked of a child (services.consent.needs_guardian); shown to everyone, so the form works without JavaScript.
+    guardian_name = forms.CharField(
+        label=_("Parent's or guardian's name"), max_length=_max_length("guardian_name"), required=False,
+        widget=forms.TextInput(attrs={"autocomplete": "off"}),
+    )
+    guardian_contact = forms.CharField(
+        label=_("Parent's or guardian's e-mail or phone"), max_length=_max_length("guardian_contact"),
+        required=False, widget=forms.TextInput(attrs={"autocomplete": "off"}),
+    )
 
-    def __init__(self, *args, **kwargs):
+    def __init__(self, *args, festival=None, **kwargs):
+        # With the festival, a child's registration asks for a guardian (its first day and guardian age).
+        self.festival = festival
         super().__init__(*args, **kwargs)
+        if festival is not None and "guardian_name" in self.fields:
+            note = _("Needed only for a player born in %(year)s or later (younger than %(age)s on the first day).") % {
+                "year": youngest_without_guardian(festival) + 1, "age": festival.guardian_age}
+            self.fields["guardian_name"].help_text = note
         # The current year is read per form, not once at import: a server runs across New Year.
         this_year = timezone.localdate().year
         birth_year = self.fields["birth_year"]
@@ -94,23 +132,35 @@ class RegistrationForm(forms.Form):
         return name
 
     def clean_contact(self):
-        # Full-width digits and "＠" from a CJK keyboard become their ASCII forms.
-        contact = clean_text(unicodedata.normalize("NFKC", self.cleaned_data["contact"]))
-        if "@" in contact:
-            try:
-                validate_email(contact)
-            except ValidationError:
-                raise ValidationError(_("Please enter a valid e-mail address."), code="email") from None
-        else:
-            digits = sum(ch.isdigit() for ch in contact)
-            if not PHONE_SHAPE.fullmatch(contact) or not PHONE_DIGITS[0] <= digits <= PHONE_DIGITS[1]:
-                raise ValidationError(
-                    _("Please enter an e-mail address or a phone number (7 to 15 digits; + - ( ) and spaces allowed)."),
-                    code="contact",
-                )
-        if len(contact_key(contact)) > _max_length("contact"):
-            raise ValidationError(_("This contact is too long."), code="too_long")
-        return contact
+        return normalise_contact(self.cleaned_data["contact"], _max_length("contact"))
+
+    def clean_guardian_name(self):
+        name = clean_text(self.cleaned_data["guardian_name"])
+        if name and not any(unicodedata.category(ch).startswith("L") for ch in name):
+            raise ValidationError(_("Please enter a name with letters."), code="no_letters")
+        return name
+
+    def clean_guardian_contact(self):
+        value = self.cleaned_data["guardian_contact"]
+        return normalise_contact(value, _max_length("guardian_contact")) if value.strip() else ""
+
+    def is_child(self) -> bool:
+        """Whether the (valid) birth year asks for a guardian; False without a festival or a birth year."""
+        return self.festival is not None and needs_guardian(self.festival, self.cleaned_data.get("birth_year"))
+
+    def clean(self):
+        data = super().clean()
+        if "guardian_name" not in self.fields:
+            return data
+        if self.is_child():
+            for name in ("guardian_name", "guardian_contact"):
+                if not data.get(name) and name not in self.errors:
+                    self.add_error(name, _("A player younger than %(age)s needs a parent's or guardian's consent: "
+                                           "please fill this in.") % {"age": self.festival.guardian_age})
+        elif self.festival is not None:
+            # An adult's guardian is not asked for, so not kept either (collect no more than needed).
+            data["guardian_name"] = data["guardian_contact"] = ""
+        return data
 
     def clean_affiliation(self):
         return clean_text(self.cleaned_data["affiliation"])
@@ -126,6 +176,8 @@ class RegistrationForm(forms.Form):
             birth_year=data["birth_year"],
             affiliation=data["affiliation"],
             ranking_id=data.get("ranking_id", ""),
+            guardian_name=data.get("guardian_name", ""),
+            guardian_contact=data.get("guardian_contact", ""),
         )
 
 
@@ -135,6 +187,72 @@ class EraseMyDataForm(forms.Form):
     confirm = forms.BooleanField(label=_("Yes, erase my data"), required=True)
     hide_in_results = forms.BooleanField(
         label=_("Also show me as “withdrawn player” instead of my name in public results"), required=False)
+
+
+class ConsentFields(forms.Form):
+    """The agreement to the festival's collection notice, and a child's guardian's. Mixed into a form that
+    asks for the player's details (RegistrationForm); `how` is Registration.ConsentHow."""
+
+    how = Registration.ConsentHow.ONLINE
+    agree = forms.BooleanField(
+        label=_("I have read the collection notice above and agree to the collection and use of these personal "
+                "data."),
+        error_messages={"required": _("Without agreement to the collection notice, the registration cannot be "
+                                      "taken. Nothing was saved.")},
+    )
+    guardian_agrees = forms.BooleanField(
+        label=_("For a child: I am the player's parent or guardian, and I agree on their behalf."),
+        required=False,
+    )
+
+    def clean(self):
+        data = super().clean()
+        if self.is_child():
+            if not data.get("guardian_agrees"):
+                self.add_error("guardian_agrees", _("A parent or guardian must agree for a player younger than "
+                                                    "%(age)s.") % {"age": self.festival.guardian_age})
+            if any(name in self.errors for name in ("guardian_name", "guardian_contact", "guardian_agrees")):
+                self.add_error(None, guardian_refusal(self.festival))
+        return data
+
+    def given_consent(self, *, notice_version: int | None = None) -> Consent:
+        by = Registration.ConsentBy.GUARDIAN if self.is_child() else Registration.ConsentBy.PLAYER
+        return Consent(by=by, how=self.how, notice_version=notice_version)
+
+
+class PublicRegistrationForm(ConsentFields, RegistrationForm):
+    """The public form: the notice's version the player read comes back with it, so a notice changed
+    meanwhile is read again (services.consent.check_consent)."""
+
+    notice_version = forms.IntegerField(widget=forms.HiddenInput, min_value=1, max_value=2**31 - 1,
+                                        error_messages={"required": _("Please reload the page and try again."),
+                                                        "invalid": _("Please reload the page and try again.")})
+
+    def __init__(self, *args, festival, **kwargs):
+        super().__init__(*args, festival=festival, **kwargs)
+        self.fields["notice_version"].initial = festival.privacy_notice_version
+        self.fields["guardian_name"].help_text = ""  # the note above the guardian's fields says it
+        self.fields["notice_version"].error_messages.update(
+            min_value=_("Please reload the page and try again."), max_value=_("Please reload the page and try again."))
+        first_child_year = youngest_without_guardian(festival) + 1
+        self.helper.layout = Layout(
+            "name", "contact", "birth_year", "affiliation", "ranking_id",
+            # Shown to all without JavaScript; static/js/guardian.js hides it while the birth year needs none.
+            Div(HTML(f'<p class="small text-body-secondary mb-2">{guardian_note(festival)}</p>'),
+                "guardian_name", "guardian_contact", "guardian_agrees",
+                css_class="border rounded p-2 mb-3", css_id="guardian-fields",
+                data_guardian_from=str(first_child_year)),
+            "agree", "notice_version",
+        )
+
+    def given_consent(self, **kwargs) -> Consent:
+        return super().given_consent(notice_version=self.cleaned_data["notice_version"])
+
+
+def guardian_note(festival) -> str:
+    return escape(_("A player born in %(year)s or later may be younger than %(age)s on the festival's first day: "
+                    "then a parent or guardian gives their name and contact and agrees.")
+                  % {"year": youngest_without_guardian(festival) + 1, "age": festival.guardian_age})
 
 
 class WithdrawForm(forms.Form):

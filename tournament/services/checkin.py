@@ -11,6 +11,7 @@ from django.utils.translation import ngettext
 from ..models import Event, Registration
 from .audit import Actor, record
 from .confirmation import Blocker, Group, Preview
+from .consent import Consent
 from .errors import ServiceError
 from .locking import lock_event
 from .registration import PlayerDetails, enter_walk_in, registration_snapshot
@@ -59,10 +60,12 @@ def check_in(*, registration: Registration, actor: Actor, now=None) -> Registrat
     return registration
 
 
-def walk_in(*, event: Event, details: PlayerDetails, actor: Actor, now=None) -> Registration:
+def walk_in(*, event: Event, details: PlayerDetails, actor: Actor, now=None,
+            consent: Consent | None = None) -> Registration:
     """A player who did not register arrives at the desk (R9): entered and checked in in one step, if the
     organiser allows walk-ins and check-in is open. Beyond the places they go on the waiting list, not
-    checked in. Same identity, clash and capacity rules as registering (services.registration)."""
+    checked in. Same identity, clash, capacity and consent rules as registering (services.registration): the
+    desk records who signed the paper consent form (a child's guardian)."""
     now = now or timezone.now()
     try:
         with transaction.atomic():
@@ -72,7 +75,7 @@ def walk_in(*, event: Event, details: PlayerDetails, actor: Actor, now=None) -> 
             if not event.checkin_is_open(now):
                 raise ServiceError(_("Check-in for this event is closed; late arrivals cannot be admitted."),
                                    code="closed")
-            registration, before = enter_walk_in(event=event, details=details, now=now)
+            registration, before = enter_walk_in(event=event, details=details, now=now, consent=consent)
             if registration.status == Registration.Status.REGISTERED:
                 _admit(event=event, registration=registration, actor=actor, now=now)
             record(actor=actor, action="registration.walk_in", target=registration, event=event, before=before,

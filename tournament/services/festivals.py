@@ -30,7 +30,8 @@ from .locking import lock_event, lock_festival, lock_festival_events
 from .registration import fill_free_places
 from .staff import grant_role
 
-FESTIVAL_FIELDS = ("name", "slug", "starts_on", "ends_on", "venue", "contact", "timezone", "languages")
+FESTIVAL_FIELDS = ("name", "slug", "starts_on", "ends_on", "venue", "contact", "timezone", "languages",
+                   "privacy_notice", "guardian_age", "retention_days")
 EVENT_FIELDS = (
     "name", "slug", "game", "format", "ruleset", "capacity", "starts_at", "ends_at", "registration_opens_at",
     "registration_closes_at", "withdrawal_deadline", "checkin_opens_at", "checkin_closes_at", "stage_games",
@@ -206,6 +207,11 @@ def update_festival(*, festival: Festival, values: dict, actor: Actor) -> Festiv
         before = _snapshot(festival, changed)
         for name in changed:
             setattr(festival, name, values[name])
+        if "privacy_notice" in changed:
+            # A new notice is a new version: consents given before name the one they agreed to.
+            before["privacy_notice_version"] = festival.privacy_notice_version
+            festival.privacy_notice_version += 1
+            changed.append("privacy_notice_version")
         errors = _festival_errors(festival, renamed="name" in changed)
         events = lock_festival_events(festival)
         if "timezone" in changed:

@@ -9,9 +9,11 @@ from django.utils import timezone
 from django.utils.formats import date_format
 from django.utils.translation import gettext as _
 
-from ..models import Event, Player, Registration
+from ..models import Event, Festival, Player, Registration
 from ..models.registration import contact_key, name_key
 from .audit import Actor, record
+from .consent import Consent, check_consent, stamp
+from .consent import snapshot as consent_snapshot
 from .errors import ServiceError
 from .locking import lock_event
 
@@ -23,6 +25,8 @@ class PlayerDetails:
     birth_year: int
     affiliation: str = ""
     ranking_id: str = ""
+    guardian_name: str = ""
+    guardian_contact: str = ""
 
 
 # Waiting-list order: when the player joined the line (rows written without `queued_at` fall back to the
@@ -61,11 +65,14 @@ def waiting_position(registration: Registration) -> int | None:
 
 
 def _snapshot(registration: Registration) -> dict:
-    return {
+    snapshot = {
         "status": registration.status,
         "number": registration.number,
         "checked_in": registration.checked_in_at.isoformat() if registration.checked_in_at else None,
     }
+    if registration.consent_how:
+        snapshot["consent"] = consent_snapshot(registration)
+    return snapshot
 
 
 def find_clash(*, player: Player, event: Event) -> Event | None:
@@ -101,8 +108,30 @@ def _find_or_create_player(*, festival, details: PlayerDetails) -> tuple[Player,
             birth_year=details.birth_year,
             affiliation=details.affiliation,
             ranking_id=details.ranking_id,
+            guardian_name=details.guardian_name,
+            guardian_contact=details.guardian_contact,
         )
+    elif details.guardian_name and not (player.guardian_name or player.guardian_contact):
+        # A child registered before without a guardian (before notices existed): the guardian is added, never
+        # replaced by whoever types the child's name and contact.
+        player.guardian_name, player.guardian_contact = details.guardian_name, details.guardian_contact
+        player.save(update_fields=["guardian_name", "guardian_contact"])
     return player, created
+
+
+def _consent_version(*, event: Event, details: PlayerDetails, consent: Consent | None) -> int | None:
+    """The notice version to store, after the checks of services.consent; None when no consent is recorded
+    (registrations made by code: demo data, archives)."""
+    if consent is None:
+        return None
+    festival = Festival.objects.get(pk=event.festival_id)  # read inside the transaction: the current notice
+    return check_consent(festival=festival, birth_year=details.birth_year, guardian_name=details.guardian_name,
+                         guardian_contact=details.guardian_contact, consent=consent)
+
+
+def _record_consent(registration: Registration, *, consent: Consent | None, version: int | None, now) -> None:
+    if consent is not None:
+        registration.save(update_fields=stamp(registration, consent=consent, version=version, now=now))
 
 
 def _place(*, event: Event, player: Player, now) -> tuple[Registration, dict | None]:
@@ -130,18 +159,24 @@ def _place(*, event: Event, player: Player, now) -> tuple[Registration, dict | N
     return registration, before
 
 
-def _enter(*, event: Event, player: Player, actor: Actor, now, action: str) -> Registration:
+def _enter(*, event: Event, player: Player, actor: Actor, now, action: str, consent: Consent | None = None,
+           version: int | None = None) -> Registration:
     registration, before = _place(event=event, player=player, now=now)
+    _record_consent(registration, consent=consent, version=version, now=now)
     record(actor=actor, action=action, target=registration, event=event, before=before, after=_snapshot(registration))
     return registration
 
 
-def register(*, event: Event, details: PlayerDetails, actor: Actor, now=None, by_organiser: bool = False) -> Registration:
+def register(*, event: Event, details: PlayerDetails, actor: Actor, now=None, by_organiser: bool = False,
+             consent: Consent | None = None) -> Registration:
     """A player enters an event: a place while there are places, else the waiting list.
 
     The returned registration carries `player_is_new`: False when the details matched a player who already
     existed. The public form must then not reveal that player's personal link (anyone can type a name and a
     contact), see tournament/views/registration.py.
+
+    `consent` (services.consent): who agreed to the festival's collection notice and how; a child without a
+    guardian's consent is refused. Stored with the notice's version.
     """
     now = now or timezone.now()
     try:
@@ -149,13 +184,28 @@ def register(*, event: Event, details: PlayerDetails, actor: Actor, now=None, by
             event = lock_event(event)
             if not by_organiser and not event.registration_is_open(now):
                 raise ServiceError(_("Registration for this event is not open."), code="closed")
+            version = _consent_version(event=event, details=details, consent=consent)
             player, created = _find_or_create_player(festival=event.festival, details=details)
-            registration = _enter(event=event, player=player, actor=actor, now=now, action="registration.created")
+            registration = _enter(event=event, player=player, actor=actor, now=now, action="registration.created",
+                                  consent=consent, version=version)
             registration.player_is_new = created
             return registration
     except IntegrityError:
         # Two identical requests raced past the checks above; the database kept exactly one.
         raise ServiceError(_("This registration already exists."), code="duplicate") from None
+
+
+def _carry_consent(registration: Registration) -> None:
+    """The player's earlier agreement to this festival's notice covers another of its events while the notice
+    is unchanged: the new registration keeps that agreement (its time and who gave it), not a new one."""
+    current = Festival.objects.values_list("privacy_notice_version", flat=True).get(pk=registration.event.festival_id)
+    earlier = (Registration.objects.filter(player_id=registration.player_id, consent_notice_version=current)
+               .exclude(pk=registration.pk).order_by("-consented_at").first())
+    if earlier is None:
+        return
+    for name in ("consent_notice_version", "consented_at", "consent_by", "consent_how"):
+        setattr(registration, name, getattr(earlier, name))
+    registration.save(update_fields=["consent_notice_version", "consented_at", "consent_by", "consent_how"])
 
 
 def register_existing_player(*, event: Event, player: Player, actor: Actor, now=None) -> Registration:
@@ -168,7 +218,9 @@ def register_existing_player(*, event: Event, player: Player, actor: Actor, now=
             event = lock_event(event)
             if not event.registration_is_open(now):
                 raise ServiceError(_("Registration for this event is not open."), code="closed")
-            return _enter(event=event, player=player, actor=actor, now=now, action="registration.created")
+            registration = _enter(event=event, player=player, actor=actor, now=now, action="registration.created")
+            _carry_consent(registration)
+            return registration
     except IntegrityError:
         raise ServiceError(_("This registration already exists."), code="duplicate") from None
 
@@ -237,11 +289,14 @@ def fill_free_places(*, event: Event, actor: Actor, now=None) -> list[Registrati
     return promoted
 
 
-def enter_walk_in(*, event: Event, details: PlayerDetails, now) -> tuple[Registration, dict | None]:
-    """The registration half of a walk-in (services.checkin.walk_in): the same identity, clash and capacity
-    rules as `register`. The caller holds the event lock, checks in, and records the one audit entry."""
+def enter_walk_in(*, event: Event, details: PlayerDetails, now,
+                  consent: Consent | None = None) -> tuple[Registration, dict | None]:
+    """The registration half of a walk-in (services.checkin.walk_in): the same identity, clash, capacity and
+    consent rules as `register`. The caller holds the event lock, checks in, and records the one audit entry."""
+    version = _consent_version(event=event, details=details, consent=consent)
     player, created = _find_or_create_player(festival=event.festival, details=details)
     registration, before = _place(event=event, player=player, now=now)
+    _record_consent(registration, consent=consent, version=version, now=now)
     registration.player_is_new = created
     return registration, before
 

@@ -17,6 +17,7 @@ from django.views.decorators.http import require_http_methods, require_POST, req
 
 from ..forms.desk import CorrectionForm, DeskActionForm, DeskSearchForm, LatePlacesForm, WalkInForm
 from ..models import Registration
+from ..notice import notice_for
 from ..permissions import DESK
 from ..qr import qr_svg
 from ..services import ServiceError
@@ -183,10 +184,11 @@ def _link_url(event, registration: Registration) -> str:
 @desk_view
 def walk_in_view(request, event):
     """A player who did not register: entered and checked in in one step, then their personal link is shown."""
-    form = WalkInForm(request.POST if request.method == "POST" else None)
+    form = WalkInForm(request.POST if request.method == "POST" else None, festival=event.festival)
     if request.method == "POST" and form.is_valid():
         try:
-            registration = walk_in(event=event, details=form.player_details(), actor=Actor.of(request))
+            registration = walk_in(event=event, details=form.player_details(), actor=Actor.of(request),
+                                   consent=form.given_consent())
         except ServiceError as refusal:
             form.add_error(None, refusal.message)
         else:
@@ -196,7 +198,8 @@ def walk_in_view(request, event):
                 messages.warning(request, _("%(name)s is on the waiting list: the event is full, so not checked in.")
                                  % {"name": registration.player.name})
             return redirect(_link_url(event, registration))
-    return render(request, "tournament/desk/walk_in.html", _common(request, event, form=form))
+    return render(request, "tournament/desk/walk_in.html",
+                  _common(request, event, form=form, notice=notice_for(event.festival)))
 
 
 @require_safe

@@ -18,6 +18,7 @@ from django.views.decorators.http import require_http_methods
 from ..forms.festival import EventForm, FestivalForm, PresetForm
 from ..forms.timetable import SlotFormSet, initial_rows, row_labels
 from ..models import Event, Festival
+from ..notice import Notice, default_sections
 from ..permissions import ORGANISER, may_organise_festivals
 from ..presets import PRESETS
 from ..schedule import checkin_slot, is_edited
@@ -83,7 +84,9 @@ def festival_edit(request, festival):
         else:
             messages.success(request, _("The festival is saved."))
             return redirect(_festival_url(festival))
-    return render(request, "tournament/manage/festival_form.html", {"form": form, "festival": festival})
+    notice = Notice(version=festival.privacy_notice_version, sections=default_sections(festival))
+    return render(request, "tournament/manage/festival_form.html",
+                  {"form": form, "festival": festival, "notice": notice})
 
 
 # --- events ------------------------------------------------------------------------------------------------

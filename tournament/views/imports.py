@@ -90,6 +90,7 @@ def import_preview(request, festival, key):
                 result = importing.import_registrations(
                     festival=festival, rows=upload.rows, actor=Actor.of(request), file_name=upload.file_name,
                     drop_invalid=action == "valid", expected=form.cleaned_data["seen"],
+                    consent_held=form.cleaned_data["consent_held"],
                 )
             except importing.ImportRefused as error:
                 messages.error(request, error.message)

@@ -7,8 +7,9 @@ from django.urls import path
 from django.utils.translation import gettext as _
 from django_ratelimit.decorators import ratelimit
 
-from ..forms.registration import RegistrationForm
+from ..forms.registration import PublicRegistrationForm
 from ..models import Registration
+from ..notice import notice_for
 from ..services.audit import Actor
 from ..services.errors import ServiceError
 from ..services.registration import register, waiting_position
@@ -50,16 +51,34 @@ def event_register(request, festival, event):
             messages.error(request, _("Registration for this event is not open, so nothing was saved."))
         return render(request, "tournament/register.html", context)
 
-    form = RegistrationForm(request.POST if request.method == "POST" else None)
+    form = PublicRegistrationForm(request.POST if request.method == "POST" else None, festival=event.festival)
     if request.method == "POST" and form.is_valid():
         try:
-            registration = register(event=event, details=form.player_details(), actor=Actor.of(request))
+            registration = register(event=event, details=form.player_details(), actor=Actor.of(request),
+                                    consent=form.given_consent())
         except ServiceError as error:
             form.add_error(None, error.message)
+            if error.code == "notice_changed":
+                # Show the notice as it is now, and ask again.
+                event.festival.refresh_from_db()
+                form = _ask_again(request, event.festival, error.message)
         else:
             return _after_registration(request, registration)
     context["form"] = form
+    context["notice"] = notice_for(event.festival)
     return render(request, "tournament/register.html", context)
+
+
+def _ask_again(request, festival, message: str) -> PublicRegistrationForm:
+    data = request.POST.copy()
+    data["notice_version"] = str(festival.privacy_notice_version)
+    data.pop("agree", None)
+    data.pop("guardian_agrees", None)
+    form = PublicRegistrationForm(data, festival=festival)
+    form.is_valid()
+    form.errors.clear()  # the fields were right; only the agreement is asked again
+    form.add_error(None, message)
+    return form
 
 
 def _after_registration(request, registration: Registration):

@@ -37,7 +37,8 @@ def registrations_dataset(*, festival, event: Event | None = None) -> tablib.Dat
         player = registration.player
         row = [
             registration.event.slug, player.name, player.contact, player.birth_year or "", player.affiliation,
-            player.ranking_id, str(registration.get_status_display()), registration.number or "",
+            player.ranking_id, player.guardian_name, player.guardian_contact,
+            str(registration.get_status_display()), registration.number or "",
             _local(registration.checked_in_at, tzinfo), _local(registration.created_at, tzinfo),
         ]
         dataset.append([neutralise(value) for value in row])

@@ -13,6 +13,7 @@ from django.utils.translation import gettext as _
 
 from ...models import Registration
 from ..audit import Actor, record
+from ..consent import Consent, needs_guardian
 from ..errors import ServiceError
 from ..locking import lock_festival_events
 from ..registration import register
@@ -38,7 +39,7 @@ class ImportResult:
 
 
 def import_registrations(
-    *, festival, rows: list[list], actor: Actor, file_name: str, drop_invalid: bool = False,
+    *, festival, rows: list[list], actor: Actor, file_name: str, consent_held: bool, drop_invalid: bool = False,
     expected: str = "", now=None,
 ) -> ImportResult:
     """Register every row, or — when the organiser chose to drop the bad ones — every valid row; else nothing.
@@ -46,8 +47,16 @@ def import_registrations(
     Re-checks every row under the festival's event locks (the state may have changed since the preview). With
     `drop_invalid`, `expected` is the fingerprint of the preview the organiser saw: if other rows are valid
     now, nothing is imported and the organiser looks again.
+
+    `consent_held`: the organiser declares it holds every player's consent to the collection notice (a child's
+    from the parent or guardian named in the row); without it nothing is imported. Each registration records
+    that consent as held by the organiser (ConsentHow.IMPORT).
     """
     now = now or timezone.now()
+    if not consent_held:
+        raise ImportRefused(_("Nothing was imported: tick the box that says you hold every player's consent to the "
+                              "collection notice (a child's from their parent or guardian)."),
+                            reports=validate_rows(festival=festival, rows=rows), code="consent")
     with transaction.atomic():
         # Lock the festival's events in a fixed order: registrations and withdrawals wait until we are done.
         lock_festival_events(festival)
@@ -66,8 +75,10 @@ def import_registrations(
         counts = {Registration.Status.REGISTERED: 0, Registration.Status.WAITLISTED: 0}
         for report in valid:
             try:
+                by = (Registration.ConsentBy.GUARDIAN if needs_guardian(festival, report.details.birth_year)
+                      else Registration.ConsentBy.PLAYER)
                 registration = register(event=report.event, details=report.details, actor=actor, now=now,
-                                        by_organiser=True)
+                                        by_organiser=True, consent=Consent(by=by, how=Registration.ConsentHow.IMPORT))
             except ServiceError as error:
                 # Checked above under lock, so this should not happen; if it does, the whole import is undone.
                 raise ImportRefused(
@@ -75,6 +86,7 @@ def import_registrations(
                     reports=reports, code=error.code) from None
             counts[registration.status] += 1
         record(actor=actor, action="import.registrations", festival=festival,
-               after={"rows": len(valid), "file": file_name, "dropped": len(reports) - len(valid)})
+               after={"rows": len(valid), "file": file_name, "dropped": len(reports) - len(valid),
+                      "consent_held": True})
     return ImportResult(registered=counts[Registration.Status.REGISTERED],
                         waitlisted=counts[Registration.Status.WAITLISTED])

@@ -12,7 +12,9 @@ FORMATS = ("csv", "xlsx")
 # A cell starting with one of these is run as a formula by spreadsheet programs (CSV/formula injection).
 FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r")
 
-IMPORT_COLUMNS = ("event", "name", "contact", "birth_year", "affiliation", "ranking_id")
+# The guardian's columns are needed only on a child's row (services.consent.needs_guardian).
+IMPORT_COLUMNS = ("event", "name", "contact", "birth_year", "affiliation", "ranking_id", "guardian_name",
+                  "guardian_contact")
 EXPORT_COLUMNS = IMPORT_COLUMNS + ("status", "number", "checked_in_at", "registered_at")
 
 COLUMN_LABELS = {
@@ -22,6 +24,8 @@ COLUMN_LABELS = {
     "birth_year": gettext_lazy("Birth year"),
     "affiliation": gettext_lazy("School or club"),
     "ranking_id": gettext_lazy("National ranking id"),
+    "guardian_name": gettext_lazy("Parent's or guardian's name"),
+    "guardian_contact": gettext_lazy("Parent's or guardian's e-mail or phone"),
     "status": gettext_lazy("Status"),
     "number": gettext_lazy("Player number"),
     "checked_in_at": gettext_lazy("Checked in at"),

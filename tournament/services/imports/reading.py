@@ -54,6 +54,10 @@ HEADER_ALIASES = {
     "birth_year": ("born", "출생연도", "출생년도", "생년", "出生年份", "出生年"),
     "affiliation": ("school", "club", "소속", "학교", "所屬", "學校", "學校或團體", "學校團體"),
     "ranking_id": ("ranking", "랭킹id", "랭킹번호", "排名編號", "排名"),
+    "guardian_name": ("guardian", "parent", "보호자", "보호자이름", "보호자성명", "법정대리인", "家長", "監護人",
+                      "家長姓名", "監護人姓名"),
+    "guardian_contact": ("guardian contact", "parent contact", "보호자연락처", "보호자전화", "법정대리인연락처",
+                         "家長聯絡電話", "家長電話", "監護人聯絡電話", "監護人電話"),
     "status": ("상태", "狀態"),
 }
 
@@ -104,7 +108,8 @@ def cell_text(value) -> str:
 class ParsedFile:
     """Rows as plain lists of text, JSON-safe so the preview can keep them (`pending`).
 
-    Each row is [row number in the sheet (header = 1), event, name, contact, birth_year, affiliation, ranking_id].
+    Each row is [row number in the sheet (header = 1), event, name, contact, birth_year, affiliation, ranking_id,
+    guardian_name, guardian_contact].
     """
 
     rows: list[list]

@@ -57,9 +57,10 @@ def _find_event(text: str, by_slug: dict, by_name: dict) -> tuple[Event | None, 
     return None, _("Unknown event “%(event)s”.") % {"event": text}
 
 
-def _field_problems(values: dict) -> tuple[PlayerDetails | None, list[str]]:
-    """The public registration form's rules for each field, so imported players meet the same standard."""
-    form = RegistrationForm(data=values)
+def _field_problems(festival, values: dict) -> tuple[PlayerDetails | None, list[str]]:
+    """The public registration form's rules for each field, so imported players meet the same standard; a
+    child's row needs the guardian's name and contact (the organiser declares it holds the consent)."""
+    form = RegistrationForm(data=values, festival=festival)
     problems = []
     if values["name"].startswith(FORMULA_STARTS):
         problems.append(_("Name: a name cannot start with =, +, - or @ (it looks like a spreadsheet formula)."))
@@ -96,11 +97,13 @@ def validate_rows(*, festival, rows: list[list]) -> list[RowReport]:
 
     reports = []
     for line, *cells in rows:
+        # Rows kept (`pending`) before the guardian's columns existed are shorter: those cells are empty.
+        cells = (cells + [""] * len(IMPORT_COLUMNS))[:len(IMPORT_COLUMNS)]
         values = dict(zip(IMPORT_COLUMNS, cells, strict=True))
         report = RowReport(line=line, values=values)
         reports.append(report)
         report.event, event_problem = _find_event(values["event"], by_slug, by_name)
-        report.details, report.problems = _field_problems(values)
+        report.details, report.problems = _field_problems(festival, values)
         if event_problem:
             report.problems.insert(0, event_problem)
         if not report.ok:

@@ -168,7 +168,7 @@ class EventForm(forms.Form):
     public_standings = _checkbox("public_standings")
     public_scores = _checkbox("public_scores")
     public_names = forms.ChoiceField(
-        label=Event._meta.get_field("public_names").verbose_name, choices=Event.PublicNames.choices,
+        label=_("Names on public pages"), choices=Event.PublicNames.choices,
         widget=forms.RadioSelect,
         help_text=_("Public pages, the hall display, the printed draw and table cards, and the public data. Staff "
                     "pages and your exports keep the full names. A player may ask for a masked name from their "

@@ -71,6 +71,7 @@ ENDPOINTS = [
     # --- anyone: registration, the player's page, a table's private link, language, signing in and out ---
     E("event-register", REGISTRATION, ANYONE, ("open", "later", "clash", "classic", "other"), recipe="registration"),
     E("player-withdraw", {"confirm": "bool"}, ANYONE),
+    E("player-public-name", {"masked": "yes_no_name"}, ANYONE, idempotent=True),
     E("player-enter", {}, ANYONE, ("later", "clash", "open", "classic", "other")),
     E("referee-link-game", ANY_SHEET, ANYONE, PLAYING, recipe="sheet"),
     E("referee-link-preview", ANY_SHEET, ANYONE, PLAYING, recipe="sheet"),

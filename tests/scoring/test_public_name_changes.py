@@ -2,18 +2,22 @@
 their personal page — both audited, and both served at once by the public pages, whose full pages and
 fragments are cached per public version (scoring/views/public.py, tournament/public_cache.py)."""
 
+import json
 import random
 
 import pytest
 from django.test import Client
 from django.urls import reverse
 
+from scoring.exports import event_json
+from scoring.services.import_event import import_event
 from tests.factories import make_event, make_registration, make_staff, released_stage
 from tests.scoring.helpers import chief_of, play_game, text
 from tests.scoring.test_public_names import named
 from tests.tournament.test_festival_forms import edit_data
 from tournament.masking import mask_name
 from tournament.models import AuditEntry, Event, Player
+from tournament.services.audit import Actor
 
 pytestmark = pytest.mark.django_db
 
@@ -145,3 +149,17 @@ def test_a_korean_page_says_withdrawn_player_in_the_glossarys_words(client, play
     assert "참가 취소자" in body and players[0].name not in body
     client.cookies["django_language"] = "zh-hant"
     assert "已取消報名的參加者" in text(client.get(public(event)["public-standings"]))
+
+
+def test_the_event_file_keeps_how_names_are_shown_and_older_files_show_them_as_before(playing):
+    event, _players = playing
+    event.public_names, event.public_affiliations = Event.PublicNames.MASKED, False
+    event.save()
+    document = json.loads(event_json(event))
+    assert (document["event"]["public_names"], document["event"]["public_affiliations"]) == ("masked", False)
+    copied = import_event(document=document, festival_slug="moved-masked", actor=Actor(label="import")).event
+    assert (copied.public_names, copied.public_affiliations) == (Event.PublicNames.MASKED, False)
+    for key in ("public_names", "public_affiliations"):
+        del document["event"][key]
+    older = import_event(document=document, festival_slug="moved-older", actor=Actor(label="import")).event
+    assert (older.public_names, older.public_affiliations) == (Event.PublicNames.FULL, True)

@@ -267,6 +267,7 @@ def event_export(event: Event) -> dict:
             "ruleset": get_ruleset(event.ruleset).to_dict(), "tiebreaks": event.tiebreaks,
             "ranking_points": event.ranking_points, "under_15_no_points": event.under_15_no_points,
             "timetable": event.timetable, "late_places_opened_at": _iso(event.late_places_opened_at),
+            "public_names": event.public_names, "public_affiliations": event.public_affiliations,
             **_event_settings(event),
         },
         "players": [

@@ -73,8 +73,8 @@ def event_state(event: Event) -> tuple:
     state = getattr(event, "_public_state", None)
     if state is None:
         settings_key = (event.pk, event.slug, event.festival_id, event.name, event.public_draw, event.public_standings,
-                        event.public_scores, tuple(event.tiebreaks), event.ruleset, event.format,
-                        tuple(event.ranking_points))
+                        event.public_scores, event.public_names, event.public_affiliations, tuple(event.tiebreaks),
+                        event.ruleset, event.format, tuple(event.ranking_points))
         state = event._public_state = (event_version(event), settings_key)
     return state
 

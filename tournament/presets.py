@@ -146,6 +146,7 @@ def event_values(preset: Preset, *, day: dt.date, tz, now: dt.datetime, players:
         "first_seating": Event.FirstSeating.BY_NUMBER, "numbering": Event.Numbering.REGISTRATION,
         "ranking_points": [], "under_15_no_points": True, "tiebreaks": [],
         "public_draw": True, "public_standings": True, "public_scores": True,
+        "public_names": Event.PublicNames.FULL, "public_affiliations": True,
         "avoid_same_affiliation": True, "avoid_repeat_opponents": True, "spread_seeds": True,
         "walk_ins": True,
     }

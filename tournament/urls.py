@@ -12,6 +12,7 @@ from .views import (
     manage,
     offline,
     player,
+    player_name,
     public,
     registration,
     seating,
@@ -25,6 +26,7 @@ urlpatterns = [
     path("", include(seating.urlpatterns)),
     path("p/", include(player.urlpatterns)),
     path("p/", include(erasure.urlpatterns)),
+    path("p/", include(player_name.urlpatterns)),
     path("desk/", include(desk.urlpatterns)),
     # Fixed words (new-festival, edit, new-event, import, export, draws, staff) before manage's
     # <festival>/<event> catch-all.

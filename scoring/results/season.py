@@ -10,9 +10,11 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 from decimal import Decimal
 
+from tournament.masking import mask_name
 from tournament.models import (
     Event,
 )
+from tournament.public_names import WITHDRAWN_PLAYER, public_affiliation, shown_masked
 from tournament.visibility import visibility
 
 from .event import event_year, results_for_events
@@ -32,14 +34,18 @@ class Contribution:
 
 @dataclass
 class Person:
+    """One person as the public season page shows them: the public name and school or club of their latest
+    event (tournament/public_names.py) — masked, or "Withdrawn player", if any of their events shows them so
+    — and their ranking id only with their full name. Never a birth year or a contact."""
+
     key: tuple
     name: str
-    birth_year: int | None
     ranking_id: str
     affiliation: str
     total: Decimal = Decimal(0)
     rank: int = 0
     contributions: list[Contribution] = field(default_factory=list)
+    private: str = ""  # the most private name shown of any of their events: "masked" or "hidden"
 
 
 @dataclass
@@ -105,13 +111,24 @@ def season_standings(year: int, years: list[int] | None = None) -> Season:
         key = keys[player.id]
         person = people.get(key)
         if person is None:
-            person = people[key] = Person(key, player.name, player.birth_year, player.ranking_id,
-                                          player.affiliation)
-        person.name, person.affiliation = player.name, player.affiliation or person.affiliation  # latest
+            person = people[key] = Person(key, "", player.ranking_id, "")
+        person.name = player.name  # the latest; made public below
+        person.affiliation = public_affiliation(player, event) or person.affiliation
+        if player.hidden_in_results:
+            person.private = "hidden"
+        elif shown_masked(player, event) and person.private != "hidden":
+            person.private = "masked"
         person.ranking_id = person.ranking_id or player.ranking_id
         if row.ranking_points > 0:
             person.total += row.ranking_points
             person.contributions.append(Contribution(event, row.place, row.shared, row.ranking_points))
+    for person in people.values():
+        if person.private == "hidden":
+            person.name, person.affiliation = str(WITHDRAWN_PLAYER), ""
+        elif person.private == "masked":
+            person.name = mask_name(person.name)
+        if person.private:
+            person.ranking_id = ""  # with a masked name it would tell who they are
     ranked = sorted((p for p in people.values() if p.total > 0), key=lambda p: (-p.total, p.name, p.key))
     for index, person in enumerate(ranked):
         previous = ranked[index - 1] if index else None

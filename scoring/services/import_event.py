@@ -157,6 +157,10 @@ class _Importer:
             under_15_no_points=data.get("under_15_no_points", "bool", default=True),
             timetable=data.get("timetable", "list", default=[]),
             late_places_opened_at=data.get("late_places_opened_at", "moment", null=True, default=None),
+            # Added later too: files written before show names in full and schools, as events did then.
+            public_names=data.get("public_names", "text", choices=Event.PublicNames.values,
+                                  default=Event.PublicNames.FULL),
+            public_affiliations=data.get("public_affiliations", "bool", default=True),
         )
         for name in EVENT_SETTINGS:
             model_field = Event._meta.get_field(name)

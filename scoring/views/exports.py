@@ -18,6 +18,7 @@ from django.views.decorators.http import require_safe
 
 from tournament.models import Event, Registration, Stage
 from tournament.permissions import ORGANISER
+from tournament.public_names import public_affiliation, public_name
 from tournament.services import seating
 from tournament.views.helpers import get_event, staff_view
 from tournament.visibility import visibility
@@ -154,9 +155,11 @@ def api_event(request, event):
     return _json(request, data)
 
 
-def _player(registration: Registration, left) -> dict:
-    return {"number": registration.number, "name": registration.player.name,
-            "affiliation": registration.player.affiliation, "status": exports.player_status(registration, left)}
+def _player(registration: Registration, left, event: Event) -> dict:
+    """A player as the public sees them: the public name and school or club (tournament/public_names.py)."""
+    return {"number": registration.number, "name": public_name(registration.player, event),
+            "affiliation": public_affiliation(registration.player, event),
+            "status": exports.player_status(registration, left)}
 
 
 @api
@@ -169,7 +172,7 @@ def api_standings(request, event):
     left = departures(event)
     rows = []
     for line in standings.lines:
-        row = {"rank": line.rank, "tied": line.tied, "player": _player(standings.registrations[line.player], left),
+        row = {"rank": line.rank, "tied": line.tied, "player": _player(standings.registrations[line.player], left, event),
                "games": line.games, "wins": line.wins, "points": exports.number(line.points),
                "total": exports.number(line.total)}
         if shown.scores:
@@ -197,7 +200,7 @@ def api_draw(request, event):
     left = departures(event)
     tables: dict[int, list] = {}
     for seat in seating.seats(draw):
-        tables.setdefault(seat.table.number, []).append({"seat": seat.position, **_player(seat.registration, left)})
+        tables.setdefault(seat.table.number, []).append({"seat": seat.position, **_player(seat.registration, left, event)})
     return _json(request, {"event": event.slug, "draw": {
         "stage": draw.stage.number, "stage_name": draw.stage.display_name, "game": draw.game,
         "released_at": draw.released_at,
@@ -219,7 +222,7 @@ def _next_seat(event: Event, registration: Registration, played: set) -> dict | 
         return None
     return {"stage": found.stage.number, "stage_name": found.stage.display_name, "game": found.game,
             "table": found.table, "seat": found.seat,
-            "tablemates": [{"seat": s.position, "number": s.registration.number, "name": s.registration.player.name}
+            "tablemates": [{"seat": s.position, "number": s.registration.number, "name": public_name(s.registration.player, event)}
                            for s in found.seats if s.registration_id != registration.pk]}
 
 
@@ -243,7 +246,7 @@ def api_player(request, event, number):
     by_game: dict[tuple[int, int], list[SheetSeat]] = {}
     for line in lines:
         by_game.setdefault((line.sheet.stage.number, line.sheet.game), []).append(line)
-    data = {"event": event.slug, "player": _player(registration, left)}
+    data = {"event": event.slug, "player": _player(registration, left, event)}
     ranks = {}
     if shown.standings:
         standings = event_standings(event)
@@ -259,7 +262,7 @@ def api_player(request, event, number):
         if shown.draw:  # who sat where, also in games played
             entry["table"] = own.sheet.table_number
             entry["tablemates"] = [
-                {"seat": line.position, "number": line.registration.number, "name": line.registration.player.name}
+                {"seat": line.position, "number": line.registration.number, "name": public_name(line.registration.player, event)}
                 for line in table if line.registration_id != registration.pk]
         if shown.scores:
             entry.update(score=exports.number(own.score), win=own.win)

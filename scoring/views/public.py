@@ -10,7 +10,6 @@ import hashlib
 from dataclasses import dataclass
 
 from django.core.cache import cache
-from django.db.models import Q
 from django.http import Http404, HttpResponse
 from django.middleware.csrf import get_token
 from django.shortcuts import render
@@ -21,8 +20,8 @@ from django.views.decorators.http import condition
 from tournament.context_processors import CSRF_PLACEHOLDER
 from tournament.middleware import public_lane
 from tournament.models import Event, Registration, Stage
-from tournament.models.registration import name_key
 from tournament.public_cache import public_event
+from tournament.public_names import number_or_name
 from tournament.services import seating
 from tournament.views.helpers import get_event
 from tournament.visibility import visibility
@@ -220,15 +219,14 @@ def find_player(request, festival, event):
     event = get_event(festival, event)
     query = request.GET.get("q", "").replace("\x00", "").strip()[:100]
     found = []
-    if query:
-        condition_ = Q(player__name_key__contains=name_key(query))
-        if query.isdigit() and len(query) <= 6:
-            condition_ |= Q(number=int(query))
+    # A name finds only players whose full name is public; a player number finds anyone (public_names.py).
+    condition_ = number_or_name(event, query) if query else None
+    if condition_ is not None:
         found = list(Registration.objects.filter(condition_, event=event, number__isnull=False)
                      .select_related("player").order_by("number")[: MAX_SEARCH + 1])
     return render(request, "scoring/public/find_player.html", {
         "festival": event.festival, "event": event, "query": query, "found": found[:MAX_SEARCH],
-        "more": len(found) > MAX_SEARCH,
+        "more": len(found) > MAX_SEARCH, "masked": event.public_names == Event.PublicNames.MASKED,
     })
 
 

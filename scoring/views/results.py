@@ -54,9 +54,11 @@ def results_page(request, festival, event):
     })
 
 
-def _certificates(request, event: Event, *, published: bool, back: str):
+def _certificates(request, event: Event, *, published: bool, back: str, for_staff: bool = False):
+    """Public certificates show public names (tournament/public_names.py); the organiser's, for the
+    prize-giving, the names as registered."""
     return render(request, "scoring/results/print.html", {
-        "festival": event.festival, "event": event, "published": published,
+        "festival": event.festival, "event": event, "published": published, "for_staff": for_staff,
         "results": event_results(event) if published else None, "standings_url": _standings_url(event),
         "date": timezone.localtime(event.starts_at).date(), "back_url": back,
     })
@@ -95,7 +97,7 @@ def manage_results(request, event):
                                                          "stage": stage.number})} for stage in results.pending_playoffs]
     return render(request, "scoring/results/manage.html", {
         "festival": event.festival, "event": event, "results": results, "is_organiser": is_organiser,
-        "show_stage": event.format == Event.Format.BUSAN,
+        "show_stage": event.format == Event.Format.BUSAN, "for_staff": True,
         "points_form": RankingPointsForm(initial={"ranking_points": event.ranking_points}),
         "pending": pending, "board_url": reverse("board", kwargs={"festival": event.festival.slug, "event": event.slug}),
         "public_url": reverse("results", kwargs={"festival": event.festival.slug, "event": event.slug}),
@@ -118,7 +120,7 @@ def _place_action(request, event, service, done):
 @staff_view(CHIEF_REFEREE, home="manage-results")
 def manage_certificates(request, event):
     """The certificates for the prize-giving, also while the results are not public."""
-    return _certificates(request, event, published=True, back=_manage_url(event))
+    return _certificates(request, event, published=True, back=_manage_url(event), for_staff=True)
 
 
 @require_POST

@@ -549,7 +549,7 @@ def test_page_is_accessible_titled_and_in_its_language(case, world, phones):
 # Routes that are not pages a person reads: actions (POST, then back to a page checked here), htmx
 # fragments swapped into pages checked here, and downloads (exports, the public API, the clock's JSON).
 NOT_PAGES = {
-    "player-withdraw", "player-enter", "desk-checkin", "desk-undo", "draw-start", "draw-draft", "draw-swap",
+    "player-withdraw", "player-enter", "player-public-name", "desk-checkin", "desk-undo", "draw-start", "draw-draft", "draw-swap",
     "draw-release", "draw-unrelease", "board-quick-confirm", "board-confirm", "board-return", "board-lots",
     "board-close", "board-links-make", "board-links-revoke", "board-links-assign", "board-links-unassign",
     "results-playoff", "results-lot", "results-points", "conduct-record", "conduct-keep", "manage-checkin",

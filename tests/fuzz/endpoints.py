@@ -63,8 +63,8 @@ EVENT_FORM = {"preset": "preset", "name": "name", "slug": "slug", "game": "game_
               "stage_games": "stage_games", "final_games": "games", "rotation_games": "games",
               "first_seating": "first_seating", "ranking_points": "points", "under_15_no_points": "bool",
               "tiebreaks": "tiebreaks", "public_draw": "bool", "public_standings": "bool", "public_scores": "bool",
-              "numbering": "numbering", "avoid_same_affiliation": "bool", "avoid_repeat_opponents": "bool",
-              "spread_seeds": "bool", "walk_ins": "bool", "propose": "propose"}
+              "public_names": "public_names", "public_affiliations": "bool", "numbering": "numbering",
+              "avoid_same_affiliation": "bool", "avoid_repeat_opponents": "bool", "spread_seeds": "bool", "walk_ins": "bool", "propose": "propose"}
 SCHEDULE = {"action": "slot_action", "slot-TOTAL_FORMS": "games", "slot-INITIAL_FORMS": "games",
             "slot-{s}-kind": "slot_kind", "slot-{s}-number": "stage_no", "slot-{s}-label": "name",
             "slot-{s}-starts": "time", "slot-{s}-ends": "time", "slot-{s}-remove": "bool"}
@@ -73,6 +73,7 @@ ENDPOINTS = [
     # --- anyone: registration, the player's page, a table's private link, language, signing in and out ---
     E("event-register", REGISTRATION, ANYONE, ("open", "later", "clash", "classic", "other"), recipe="registration"),
     E("player-withdraw", {"confirm": "bool"}, ANYONE),
+    E("player-public-name", {"masked": "yes_no_name"}, ANYONE, idempotent=True),
     E("player-enter", {}, ANYONE, ("later", "clash", "open", "classic", "other")),
     E("player-erase", {"confirm": "bool", "hide_in_results": "bool"}, ANYONE),
     E("referee-link-game", ANY_SHEET, ANYONE, PLAYING, recipe="sheet"),

@@ -120,6 +120,8 @@ KINDS: dict[str, Kind] = {
     "table": number(1, 5),
     "checkin": choice("closed", "open", "schedule"),
     "numbering": choice("registration", "random", "seeded"),
+    "public_names": choice("full", "masked"),
+    "yes_no_name": choice("yes", "no"),
     "import_action": choice("all", "valid", "cancel"),
     "conduct_kind": choice("warning", "disqualified", "withdrew", "forfeit"),
     "conduct_action": choice("warning", "disqualify", "leave"),

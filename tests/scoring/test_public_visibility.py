@@ -98,7 +98,7 @@ def check_pages(client, event, winner, mate, draw: bool, standings: bool, scores
     shows("event", url["public-standings"] + '"', standings)
     # the results are the end of the standings: places, podium, certificates, the season
     shows("event", url["results"] + '"', standings)
-    for marker in (name, "Podium", "under 15", "Final places"):
+    for marker in (name, "Podium", "no ranking points", "Final places"):
         shows("results", marker, standings)
     shows("results-print", name, standings)
     shows("results-print", 'class="certificate ', standings)

@@ -198,6 +198,14 @@ class EventForm(forms.Form):
     public_draw = _checkbox("public_draw")
     public_standings = _checkbox("public_standings")
     public_scores = _checkbox("public_scores")
+    public_names = forms.ChoiceField(
+        label=_("Names on public pages"), choices=Event.PublicNames.choices,
+        widget=forms.RadioSelect,
+        help_text=_("Public pages, the hall display, the printed draw and table cards, and the public data. Staff "
+                    "pages and your exports keep the full names. A player may ask for a masked name from their "
+                    "personal page."),
+        error_messages={"invalid_choice": _("Choose full or masked names.")})
+    public_affiliations = _checkbox("public_affiliations")
     numbering = forms.ChoiceField(label=_("Player numbers"), choices=Event.Numbering.choices,
                                   widget=forms.RadioSelect)
     avoid_same_affiliation = _checkbox("avoid_same_affiliation")

@@ -10,6 +10,8 @@ ACTION_LABELS = {
     "registration.promoted": _("Moved up from the waiting list"),
     "registration.withdrawn": _("Withdrawn"),
     "import.registrations": _("Imported"),
+    "player.masked": _("Player asked for a masked public name"),
+    "player.unmasked": _("Player took back the masked public name"),
     "checkin.in": _("Checked in"),
     "checkin.undone": _("Check-in undone"),
     "checkin.override": _("Check-in setting changed"),

@@ -36,7 +36,8 @@ EVENT_FIELDS = (
     "name", "slug", "game", "format", "ruleset", "capacity", "starts_at", "ends_at", "registration_opens_at",
     "registration_closes_at", "withdrawal_deadline", "checkin_opens_at", "checkin_closes_at", "stage_games",
     "final_games", "rotation_games", "first_seating", "numbering", "avoid_same_affiliation",
-    "avoid_repeat_opponents", "spread_seeds", "public_draw", "public_standings", "public_scores", "ranking_points",
+    "avoid_repeat_opponents", "spread_seeds", "public_draw", "public_standings", "public_scores", "public_names",
+    "public_affiliations", "ranking_points",
     "under_15_no_points", "tiebreaks", "walk_ins",
 )
 # What decides results: refused once the event has started.

@@ -8,7 +8,9 @@ from django.views.decorators.http import require_http_methods, require_POST
 
 from ..forms.draws import DrawForm, SwapForm, UnreleaseForm
 from ..models import Draw, Stage
+from ..models.registration import name_key
 from ..permissions import ORGANISER
+from ..public_names import public_name
 from ..qr import qr_svg
 from ..services import draws as draw_services
 from ..services import seating
@@ -34,7 +36,7 @@ def draws_page(request, event):
     violations = [dict(v, names=[names.get(p, p) for p in v["players"]]) for v in (draw.violations if draw else [])]
     context = {
         "festival": event.festival, "event": event, "stages": stages, "stage": stage, "draw": draw,
-        "tables": seating.by_table(seats, draw.violations if draw else ()), "violations": violations,
+        "for_staff": True, "tables": seating.by_table(seats, draw.violations if draw else ()), "violations": violations,
         "draw_form": DrawForm(), "swap_form": SwapForm(seats=seats) if draw and draw.is_draft else None,
         "unrelease_form": UnreleaseForm(),
         "checked_in": draw_services.checked_in(event).count(),
@@ -128,7 +130,8 @@ def unrelease(request, event, draw):
 def print_draw(request, event, draw):
     draw = _draw(event, draw)
     seats = seating.seats(draw)
-    by_name = sorted(seats, key=lambda seat: seat.registration.player.name_key)
+    # Printed to hang in the hall: public names (tournament/public_names.py), in the order they read.
+    by_name = sorted(seats, key=lambda seat: name_key(public_name(seat.registration.player, event)))
     return render(request, "tournament/draws/print.html", {
         "festival": event.festival, "event": event, "draw": draw, "tables": seating.by_table(seats),
         "by_name": by_name,

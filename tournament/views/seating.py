@@ -1,13 +1,12 @@
 """Public seating pages: the released draw, "where do I sit?", and each table's page — when the organiser
 shows the draw (tournament/visibility.py)."""
 
-from django.db.models import Q
 from django.http import Http404
 from django.shortcuts import render
 from django.urls import path
 
 from ..models import Registration, Seat
-from ..models.registration import name_key
+from ..public_names import number_or_name
 from ..services import seating
 from ..standing import standings
 from ..visibility import visibility
@@ -31,25 +30,24 @@ def find_seat(request, festival, event):
     draw = seating.public_draw(event)
     query = request.GET.get("q", "").strip()[:100]
     results = []
-    if draw and query:
-        condition = Q(registration__player__name_key__contains=name_key(query))
-        if query.isdigit() and len(query) <= 6:
-            condition |= Q(registration__number=int(query))
+    # A name finds only players whose full name is public; a player number finds anyone (public_names.py).
+    condition = number_or_name(event, query, player="registration__player__",
+                               number="registration__number") if query else None
+    if draw and condition is not None:
         results = list(Seat.objects.filter(condition, draw=draw).select_related("table", "registration__player")
                        .order_by(*seating.SEAT_ORDER)[: MAX_RESULTS + 1])
-    unseated = _unseated(event, draw, query) if draw and query else []
+    unseated = _unseated(event, draw, query) if draw and condition is not None else []
     return render(request, "tournament/draws/find_seat.html", {
         "festival": event.festival, "event": event, "shown": visibility(event), "draw": draw, "query": query,
         "results": results[:MAX_RESULTS], "more": len(results) > MAX_RESULTS, "unseated": unseated,
+        "masked": event.public_names == event.PublicNames.MASKED,
     })
 
 
 def _unseated(event, draw, query: str) -> list[Registration]:
     """Players of the event the search finds who have no seat in the draw, each with why: withdrawn, or out
     (eliminated or left the event, with their place when the standings are public), or simply not seated."""
-    condition = Q(player__name_key__contains=name_key(query))
-    if query.isdigit() and len(query) <= 6:
-        condition |= Q(number=int(query))
+    condition = number_or_name(event, query, player="player__", number="number")
     found = list(Registration.objects.filter(condition, event=event).exclude(seats__draw=draw)
                  .select_related("player", "event__festival").order_by("number", "id")[:MAX_RESULTS])
     standing = standings(r for r in found if r.is_active)

@@ -55,6 +55,8 @@ MIDDLEWARE = [
     "tournament.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "django_htmx.middleware.HtmxMiddleware",
+    # The live public pages straight to their view, for anonymous phones (tournament/middleware.py).
+    "tournament.middleware.PublicViewMiddleware",
     "django_ratelimit.middleware.RatelimitMiddleware",
     # Last, as django-axes asks: it turns a locked-out login into a clear page.
     "axes.middleware.AxesMiddleware",

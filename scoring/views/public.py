@@ -112,6 +112,7 @@ def live(page: str, *, fragment: bool = False):
             return response
         wrapped.__name__ = view.__name__
         wrapped.__doc__ = view.__doc__
+        wrapped.public_direct = True  # anonymous requests skip URL resolution (tournament/middleware.py)
         return wrapped
     return decorate
 

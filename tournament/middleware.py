@@ -10,8 +10,8 @@ from django.contrib.auth import middleware as auth
 from django.contrib.auth.models import AnonymousUser
 from django.contrib.messages import middleware as messages
 from django.contrib.sessions import middleware as sessions
-from django.utils import timezone
 from django.urls import Resolver404, get_resolver
+from django.utils import timezone
 from django.utils.cache import patch_cache_control, patch_vary_headers
 
 

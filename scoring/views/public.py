@@ -9,7 +9,6 @@ the event's public switches, through tournament/visibility.py (the one rule for 
 import hashlib
 from dataclasses import dataclass
 
-from django.core.cache import cache
 from django.db.models import Q
 from django.http import Http404, HttpResponse
 from django.middleware.csrf import get_token
@@ -27,6 +26,7 @@ from tournament.services import seating
 from tournament.views.helpers import get_event
 from tournament.visibility import visibility
 
+from .. import rendered
 from ..live import current_play, etag_for
 from ..services.conduct import departures
 from ..snapshot import event_snapshot
@@ -36,7 +36,6 @@ MAX_NUMBER = 100_000  # player and stage numbers above this cannot exist; answer
 MAX_SEARCH = 20
 HALL_ROWS = 12  # standings rows per hall screen
 HALL_TABLES = 8  # tables per hall screen
-FRAGMENT_SECONDS = 300  # a rendered fragment is kept this long (its key changes with every change anyway)
 
 
 # ---------------------------------------------------------------- helpers
@@ -63,12 +62,12 @@ def _shared(view):
     or anything else personal, so one rendering serves every phone."""
     def cached(request, *args, **kwargs):
         key = f"public-fragment:{request._public_etag}"
-        content = cache.get(key)
+        content = rendered.get(key)
         if content is not None:
             return HttpResponse(content)
         response = view(request, *args, **kwargs)
         if response.status_code == 200:
-            cache.set(key, response.content, FRAGMENT_SECONDS)
+            rendered.put(key, response.content)
         return response
     return cached
 
@@ -84,7 +83,7 @@ def _shared_page(view):
             return view(request, *args, **kwargs)
         digest = hashlib.blake2b(request.get_full_path().encode(), digest_size=8).hexdigest()
         key = f"public-page:{request._public_etag}:{digest}"
-        content = cache.get(key)
+        content = rendered.get(key)
         if content is None:
             request.csrf_placeholder = True
             response = view(request, *args, **kwargs)
@@ -92,7 +91,7 @@ def _shared_page(view):
             if response.status_code != 200:
                 return response
             content = response.content
-            cache.set(key, content, FRAGMENT_SECONDS)
+            rendered.put(key, content)
         return HttpResponse(content.replace(CSRF_PLACEHOLDER.encode(), get_token(request).encode()))
     return cached
 

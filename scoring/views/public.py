@@ -86,8 +86,10 @@ def _shared_page(view):
         content = rendered.get(key)
         if content is None:
             request.csrf_placeholder = True
-            response = view(request, *args, **kwargs)
-            del request.csrf_placeholder
+            try:
+                response = view(request, *args, **kwargs)
+            finally:  # a 404 page is rendered after this, with the visitor's own token
+                del request.csrf_placeholder
             if response.status_code != 200:
                 return response
             content = response.content

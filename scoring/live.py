@@ -20,7 +20,7 @@ from django.db.models import Count, OuterRef, Subquery
 from django.utils.translation import get_language
 
 from tournament.models import AuditEntry, ConductRecord, Draw, Event, Stage
-from tournament.public_cache import SECONDS, version_key
+from tournament.public_cache import MISSING, SECONDS, version_key
 
 from .models import ScoreSheet
 
@@ -43,7 +43,10 @@ def event_version(event: Event) -> tuple[int, int]:
     Kept in the shared cache and dropped when a record is written (tournament/public_cache.py), so an
     unchanged poll runs no SQL."""
     key = version_key(event.pk)
-    version = cache.get(key)
+    # Fetched already with the event row (tournament/public_cache.py), possibly as None: not in the cache.
+    version = event.__dict__.get("_cached_version", MISSING)
+    if version is MISSING:
+        version = cache.get(key)
     if version is None:
         version = _stored_version(event)
         cache.set(key, version, SECONDS)

@@ -15,8 +15,10 @@ def fresh_caches():
     rate limits count in the cache too."""
     from django.core.cache import cache
 
+    from scoring import rendered
     from scoring.snapshot import forget_snapshots
 
     cache.clear()
     forget_snapshots()
+    rendered.forget()
     yield

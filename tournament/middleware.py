@@ -10,6 +10,7 @@ from django.contrib.auth import middleware as auth
 from django.contrib.auth.models import AnonymousUser
 from django.contrib.messages import middleware as messages
 from django.contrib.sessions import middleware as sessions
+from django.urls import Resolver404, get_resolver
 from django.utils import timezone
 from django.utils.cache import patch_cache_control, patch_vary_headers
 
@@ -97,6 +98,41 @@ class AuthenticationMiddleware(_SkippedInLane, auth.AuthenticationMiddleware):
 
 class MessageMiddleware(_SkippedInLane, messages.MessageMiddleware):
     pass
+
+
+class PublicViewMiddleware:
+    """Requests in the public lane for a view marked `public_direct` (the live public pages, scoring/views/
+    public.py) go from here straight to that view, their address resolved once per process instead of once
+    per request. Only what lies below this middleware is left out, and it has nothing to do for them: rate
+    limits (forms) and django-axes (sign-in). Everything above it — security headers, CSP, Vary, language,
+    CSRF, X-Frame-Options — runs as for any request, and an error the view raises gets the usual page."""
+
+    MAX_PATHS = 4096
+
+    def __init__(self, get_response):
+        self.get_response = get_response
+        self._resolver = None
+        self._matches: dict = {}
+
+    def __call__(self, request):
+        if not public_lane(request) or hasattr(request, "urlconf"):
+            return self.get_response(request)
+        resolver = get_resolver()  # a new one when the URLconf setting changes (tests)
+        if resolver is not self._resolver:
+            self._resolver, self._matches = resolver, {}
+        match = self._matches.get(request.path_info)
+        if match is None:
+            try:
+                match = resolver.resolve(request.path_info)
+            except Resolver404:
+                return self.get_response(request)
+            if len(self._matches) >= self.MAX_PATHS:
+                self._matches.clear()
+            self._matches[request.path_info] = match
+        if not getattr(match.func, "public_direct", False):
+            return self.get_response(request)
+        request.resolver_match = match
+        return match.func(request, *match.args, **match.kwargs)
 
 
 class CSPMiddleware(BaseCSPMiddleware):

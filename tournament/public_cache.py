@@ -85,21 +85,45 @@ def connect() -> None:
     post_delete.connect(_event_changed, sender=Event, dispatch_uid="public-cache-event-delete")
 
 
+# The event id last seen at each address, per process: only a hint that lets one round trip fetch the event
+# row and its version together. Both values still come from the shared cache, and the hint is checked
+# against the row it came with (an address given to another event just costs the second round trip).
+_ids: dict[tuple[str, str], int] = {}
+_MAX_IDS = 4096
+MISSING = object()
+
+
 def public_event(festival_slug: str, event_slug: str):
     """The event (with its festival) for a public page, from the cache when it is there; 404 when none.
 
-    Activates the festival's time zone, as `views.helpers.get_event` does."""
+    Fetched with it in the same round trip, when this process has seen the address before: the event's
+    version, kept on the instance as `_cached_version` (None when the cache has none) for
+    `scoring.live.event_version`. Activates the festival's time zone, as `views.helpers.get_event` does."""
     from django.http import Http404
     from django.utils import timezone
 
     from .models import Event
 
     key = event_key(festival_slug, event_slug)
-    event = cache.get(key)
+    hint = _ids.get((festival_slug, event_slug))
+    version = MISSING
+    if hint is None:
+        event = cache.get(key)
+    else:
+        found = cache.get_many([key, version_key(hint)])
+        event = found.get(key)
+        if event is not None and event.pk == hint:
+            version = found.get(version_key(hint))
     if event is None:
         event = Event.objects.select_related("festival").filter(festival__slug=festival_slug, slug=event_slug).first()
         if event is None:
             raise Http404
         cache.set(key, event, SECONDS)
+    if hint != event.pk:
+        if len(_ids) >= _MAX_IDS:
+            _ids.clear()
+        _ids[festival_slug, event_slug] = event.pk
+    if version is not MISSING:
+        event._cached_version = version
     timezone.activate(event.festival.tzinfo)
     return event

@@ -9,7 +9,6 @@ the event's public switches, through tournament/visibility.py (the one rule for 
 import hashlib
 from dataclasses import dataclass
 
-from django.core.cache import cache
 from django.http import Http404, HttpResponse
 from django.middleware.csrf import get_token
 from django.shortcuts import render
@@ -26,6 +25,7 @@ from tournament.services import seating
 from tournament.views.helpers import get_event
 from tournament.visibility import visibility
 
+from .. import rendered
 from ..live import current_play, etag_for
 from ..services.conduct import departures
 from ..snapshot import event_snapshot
@@ -35,7 +35,6 @@ MAX_NUMBER = 100_000  # player and stage numbers above this cannot exist; answer
 MAX_SEARCH = 20
 HALL_ROWS = 12  # standings rows per hall screen
 HALL_TABLES = 8  # tables per hall screen
-FRAGMENT_SECONDS = 300  # a rendered fragment is kept this long (its key changes with every change anyway)
 
 
 # ---------------------------------------------------------------- helpers
@@ -62,12 +61,12 @@ def _shared(view):
     or anything else personal, so one rendering serves every phone."""
     def cached(request, *args, **kwargs):
         key = f"public-fragment:{request._public_etag}"
-        content = cache.get(key)
+        content = rendered.get(key)
         if content is not None:
             return HttpResponse(content)
         response = view(request, *args, **kwargs)
         if response.status_code == 200:
-            cache.set(key, response.content, FRAGMENT_SECONDS)
+            rendered.put(key, response.content)
         return response
     return cached
 
@@ -83,15 +82,17 @@ def _shared_page(view):
             return view(request, *args, **kwargs)
         digest = hashlib.blake2b(request.get_full_path().encode(), digest_size=8).hexdigest()
         key = f"public-page:{request._public_etag}:{digest}"
-        content = cache.get(key)
+        content = rendered.get(key)
         if content is None:
             request.csrf_placeholder = True
-            response = view(request, *args, **kwargs)
-            del request.csrf_placeholder
+            try:
+                response = view(request, *args, **kwargs)
+            finally:  # a 404 page is rendered after this, with the visitor's own token
+                del request.csrf_placeholder
             if response.status_code != 200:
                 return response
             content = response.content
-            cache.set(key, content, FRAGMENT_SECONDS)
+            rendered.put(key, content)
         return HttpResponse(content.replace(CSRF_PLACEHOLDER.encode(), get_token(request).encode()))
     return cached
 
@@ -111,6 +112,7 @@ def live(page: str, *, fragment: bool = False):
             return response
         wrapped.__name__ = view.__name__
         wrapped.__doc__ = view.__doc__
+        wrapped.public_direct = True  # anonymous requests skip URL resolution (tournament/middleware.py)
         return wrapped
     return decorate
 

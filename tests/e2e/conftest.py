@@ -35,6 +35,7 @@ from django.conf import settings
 from django.core.cache import cache
 from django.urls import reverse
 
+from scoring import rendered
 from tests.e2e.inflight import wait_until_idle
 
 CHROMIUM = Path(os.environ.get("E2E_CHROMIUM", "/usr/bin/chromium"))
@@ -124,6 +125,7 @@ class Server:
 def server(live_server, browser):
     # Public fragments and rate limits live in the process's memory cache; start every test from nothing.
     cache.clear()
+    rendered.forget()
     return Server(live_server)
 
 

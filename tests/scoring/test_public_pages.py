@@ -10,6 +10,7 @@ from django.core.cache import cache
 from django.urls import reverse
 from django.utils import timezone
 
+from scoring import rendered
 from scoring.services.sheets import confirm_sheet, correct_sheet, submit_sheet
 from scoring.standings_board import build_board
 from tests.factories import make_event, make_player, make_registration, released_stage
@@ -281,6 +282,7 @@ def test_player_page_lists_games_tablemates_scores_running_rank_and_next_table(c
     assert "Final, game 1" in page and "Final, game 2" in page
     assert "Final, game 3" in page  # the next game: the final's third, same table
     cache.clear()  # rendered, not the page stored for every phone (which carries no template context)
+    rendered.forget()  # nor the worker's copy of it
     response = client.get(reverse("public-player", kwargs=kwargs))
     games = response.context["games"]
     assert [g.rank for g in games] == ["1", "1"]  # 1 win +24; then 1 win +18, ahead of 퍼니 (1 win, +6)
@@ -390,6 +392,7 @@ def test_public_pages_use_a_constant_number_of_queries(client, django_assert_max
             response = client.get(url)
         assert response.status_code == 200, url
     cache.clear()  # rendered, not the page stored for every phone (which carries no template context)
+    rendered.forget()  # nor the worker's copy of it
     rows = client.get(reverse("public-standings", kwargs=kwargs)).context["board"].rows
     assert len(rows) == players
 

@@ -1,0 +1,176 @@
+"""The fast road of an anonymous poll: the live public pages straight to their view (tournament/middleware.py
+PublicViewMiddleware), the event row and its version in one read of the shared cache
+(tournament/public_cache.py), rendered pages kept in the worker too (scoring/rendered.py).
+None of it may change what anyone gets: the same headers as the whole stack, the whole stack for anyone
+with a session, a change shown at once."""
+
+import re
+
+import pytest
+from django.conf import settings
+from django.core.cache import cache
+from django.test import Client, override_settings
+from django.urls import reverse
+
+from scoring import rendered
+from tests.factories import make_event, make_registration, make_staff
+from tournament.context_processors import CSRF_PLACEHOLDER
+from tournament.services.audit import SYSTEM, record
+
+pytestmark = pytest.mark.django_db
+
+DIRECT = "tournament.middleware.PublicViewMiddleware"
+WITHOUT_DIRECT = [name for name in settings.MIDDLEWARE if name != DIRECT]
+INNER = "tests.test_public_direct.inner_marker"
+TOKENS = re.compile(rb'(name="csrfmiddlewaretoken" value="|<meta name="csrf-token" content=")[^"]*"')  # last in the stack: tells whether the stack ran to the end
+
+
+def inner_marker(get_response):
+    def middleware(request):
+        response = get_response(request)
+        response["X-Inner"] = "ran"
+        return response
+    return middleware
+
+
+def urls(event, number):
+    kwargs = {"festival": event.festival.slug, "event": event.slug}
+    return [reverse(name, kwargs=kwargs) for name in ("public-standings", "public-standings-live", "public-hall",
+                                                       "public-hall-live")] + [
+        reverse(name, kwargs={**kwargs, "number": number}) for name in ("public-player", "public-player-live")]
+
+
+def comparable(response) -> dict:
+    """Every header, the CSRF cookie's value aside (a new secret for every visitor without one)."""
+    headers = dict(response.headers)
+    cookie = response.cookies.get(settings.CSRF_COOKIE_NAME)
+    return {**headers, "cookies": sorted(response.cookies),
+            "csrf cookie": cookie and {k: v for k, v in cookie.items() if k != "expires"}}
+
+
+@pytest.mark.parametrize("language", ["en", "ko", "zh-hant"])
+def test_the_direct_road_gives_the_same_headers_and_bodies_as_the_whole_stack(language):
+    event = make_event()
+    number = make_registration(event, number=7).number
+    for url in urls(event, number):
+        answers = {}
+        for road, middleware in (("direct", settings.MIDDLEWARE), ("stack", WITHOUT_DIRECT)):
+            with override_settings(MIDDLEWARE=middleware):
+                phone = Client(HTTP_ACCEPT_LANGUAGE=language)
+                first = phone.get(url)
+                again = phone.get(url, HTTP_IF_NONE_MATCH=first["ETag"])
+                answers[road] = (first, again)
+        (direct, direct_304), (stack, stack_304) = answers["direct"], answers["stack"]
+        assert direct.status_code == stack.status_code == 200, url
+        assert direct_304.status_code == stack_304.status_code == 304, url
+        assert comparable(direct) == comparable(stack), url
+        assert dict(direct_304.headers) == dict(stack_304.headers), url
+        for name in ("ETag", "Vary", "Cache-Control", "Content-Security-Policy", "X-Frame-Options",
+                     "Content-Language", "X-Content-Type-Options", "Referrer-Policy"):
+            assert direct.has_header(name), (url, name)
+        # A full page differs only in the visitor's own CSRF token (masked anew in every answer anyway).
+        assert TOKENS.sub(rb"\1", direct.content) == TOKENS.sub(rb"\1", stack.content), url
+
+
+def test_only_anonymous_phones_take_the_direct_road():
+    event = make_event()
+    url = urls(event, make_registration(event, number=3).number)[1]
+    with override_settings(MIDDLEWARE=[*settings.MIDDLEWARE, INNER]):
+        phone = Client()
+        assert "X-Inner" not in phone.get(url)  # straight to the view
+        organiser = Client()
+        organiser.force_login(make_staff(event.festival, "organiser"))
+        signed_in = organiser.get(url)
+        assert signed_in["X-Inner"] == "ran" and "private" in signed_in["Cache-Control"]
+        # Any session cookie (a form's flash message, a registration's links) takes the whole stack too.
+        visitor = Client()
+        visitor.cookies[settings.SESSION_COOKIE_NAME] = "anything"
+        assert visitor.get(url)["X-Inner"] == "ran"
+        assert phone.post(url)["X-Inner"] == "ran"  # and any other method (405, through the whole stack)
+        # Other public addresses keep the whole stack: the player search, the registration.
+        find = reverse("public-find-player", kwargs={"festival": event.festival.slug, "event": event.slug})
+        assert phone.get(find)["X-Inner"] == "ran"
+
+
+def test_an_unknown_event_or_player_gets_the_usual_not_found_page():
+    event = make_event()
+    for url in (urls(event, 99)[4], "/f/no-such/festival/standings/live/"):
+        direct = Client().get(url)
+        with override_settings(MIDDLEWARE=WITHOUT_DIRECT):
+            stack = Client().get(url)
+        assert direct.status_code == stack.status_code == 404
+        assert TOKENS.sub(rb"\1", direct.content) == TOKENS.sub(rb"\1", stack.content)
+        assert dict(direct.headers) == dict(stack.headers)
+        # The language form of a 404 page works: it carries the visitor's token, not a stored page's placeholder.
+        assert CSRF_PLACEHOLDER.encode() not in direct.content
+
+
+def test_an_unchanged_poll_reads_the_shared_cache_once(client, monkeypatch):
+    event = make_event()
+    url = urls(event, 1)[1]
+    first = client.get(url)
+    client.get(url)  # the worker has seen the address: the event's id is its hint now
+    reads, real_get, real_get_many = [], cache.get, cache.get_many
+
+    def get(*args, **kwargs):
+        if not inside:  # the memory cache's get_many asks get for each key; Redis sends one MGET
+            reads.append("get")
+        return real_get(*args, **kwargs)
+
+    def get_many(*args, **kwargs):
+        reads.append("get_many")
+        inside.append(1)
+        try:
+            return real_get_many(*args, **kwargs)
+        finally:
+            inside.pop()
+
+    inside = []
+    monkeypatch.setattr(cache, "get", get)
+    monkeypatch.setattr(cache, "get_many", get_many)
+    assert client.get(url, HTTP_IF_NONE_MATCH=first["ETag"]).status_code == 304
+    assert reads == ["get_many"]
+    reads.clear()
+    assert client.get(url).status_code == 200  # already rendered: kept in the worker too
+    assert reads == ["get_many"]
+
+
+def test_a_page_kept_in_the_worker_still_changes_with_the_event():
+    """The worker's copy is keyed by the ETag: a confirmation, or the organiser hiding the standings, shows on
+    the next poll, exactly as without it."""
+    event = make_event(public_standings=True)
+    url = urls(event, 1)[1]
+    phone = Client()
+    shown = phone.get(url)
+    cache.clear()  # the shared cache lost it: the worker still has it, under the same ETag
+    assert phone.get(url).content == shown.content
+    event.public_standings = False
+    event.save()
+    hidden = phone.get(url, HTTP_IF_NONE_MATCH=shown["ETag"])
+    assert hidden.status_code == 200 and hidden["ETag"] != shown["ETag"]
+    with override_settings(MIDDLEWARE=WITHOUT_DIRECT):
+        rendered.forget()
+        cache.clear()
+        assert Client().get(url).content == hidden.content
+    record(actor=SYSTEM, action="stage.closed", event=event)
+    assert phone.get(url, HTTP_IF_NONE_MATCH=hidden["ETag"]).status_code == 200
+
+
+def test_the_worker_keeps_its_copies_within_bounds(monkeypatch):
+    monkeypatch.setattr(rendered, "MAX_BYTES", 1000)
+    for n in range(20):
+        rendered.put(f"test-rendered:{n}", b"x" * 100)
+    assert rendered._size <= 1000 and len(rendered._kept) == 10
+    assert rendered.get("test-rendered:19") == b"x" * 100
+    cache.clear()
+    assert rendered.get("test-rendered:0") is None  # the oldest went first
+    rendered.forget()
+    assert rendered.get("test-rendered:19") is None
+
+
+def test_an_unrelated_view_is_never_answered_directly():
+    """The mark is on the view, not the address: an API answer in the lane goes through the whole stack."""
+    event = make_event()
+    api = f"/api/events/{event.festival.slug}/{event.slug}/standings/"
+    with override_settings(MIDDLEWARE=[*settings.MIDDLEWARE, INNER]):
+        assert Client().get(api)["X-Inner"] == "ran"

@@ -326,3 +326,15 @@ def test_the_registrations_export_and_the_desk_take_an_erased_player(client):
     assert client.post(url, {"name": "Lee Corrected", "affiliation": ""}).status_code == 302
     player = Player.objects.get(pk=registration.player_id)
     assert player.name == "Lee Corrected" and player.birth_year is None and player.contact == ""
+
+
+def test_a_name_hidden_on_request_leaves_no_cached_public_page_with_it(client, played):
+    event, _secrets, _years = played
+    kid = event_results(event).rows[1].registration.player
+    standings = reverse("public-standings", kwargs={"festival": event.festival.slug, "event": event.slug})
+    first = client.get(standings)
+    assert kid.name in first.content.decode()  # now stored per version, and in the worker's copy
+    client.post(reverse("player-erase", kwargs={"token": kid.token}), {"confirm": "on", "hide_in_results": "on"})
+    again = client.get(standings, HTTP_IF_NONE_MATCH=first["ETag"])
+    assert again.status_code == 200
+    assert kid.name not in again.content.decode()

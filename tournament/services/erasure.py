@@ -145,6 +145,10 @@ def erase_player(*, player: Player, hide_in_results: bool, actor: Actor, now=Non
         if hide_in_results and not player.hidden_in_results:
             player.hidden_in_results = True
             player.save(update_fields=["hidden_in_results"])
+            # Each event's own record moves its public version, so no page cached with the name is served again.
+            for registration in player.registrations.select_related("event").order_by("event_id"):
+                record(actor=actor, action="player.hidden_in_results", target=player, event=registration.event,
+                       after={"hidden_in_results": True})
         record(actor=actor, action="privacy.erased_on_request", target=player, festival=player.festival,
                after={**erasure.summary(), "withdrawn": erasure.withdrawn, "hidden_in_results": player.hidden_in_results})
     return erasure

@@ -9,7 +9,8 @@ from dataclasses import dataclass
 
 from ..models import Player, Registration
 from ..models.registration import contact_key, name_key
-from .people import Person
+from ..services.consent import needs_guardian
+from .people import Person, guardian_name
 
 
 def upsert(model, *, lookup: dict, fields: dict, on_create: dict | None = None):
@@ -51,11 +52,14 @@ def ensure_players(festival, entries: list[Entry]) -> dict[tuple[str, str], Play
             continue
         first_seen[key] = entry.created_at
         person = entry.person
+        # A child registers with a guardian (the family's phone is the contact given for both).
+        child = needs_guardian(festival, person.birth_year(year))
         # bulk_create skips Player.save(), which is where the identity keys are normally computed.
         new.append(
             Player(
                 festival=festival, name=person.name, name_key=key[0], contact=person.contact, contact_key=key[1],
                 birth_year=person.birth_year(year), affiliation=person.affiliation, ranking_id=person.ranking_id,
+                guardian_name=guardian_name(person) if child else "", guardian_contact=person.contact if child else "",
             )
         )
     if not new:
@@ -80,12 +84,18 @@ def ensure_registrations(event, entries: list[Entry], players: dict, *, checked_
             wanted[player.pk] = entry
     if not wanted:
         return 0
+    guardians = dict(Player.objects.filter(pk__in=wanted).values_list("pk", "guardian_name"))
     Registration.objects.bulk_create(
         [
             Registration(
                 event=event, player_id=player_id, status=entry.status, queued_at=entry.created_at,
                 withdrawn_at=entry.withdrawn_at, checked_in_at=entry.checked_in_at,
                 checked_in_by=checked_in_by if entry.checked_in_at else None,
+                # Registered online, agreeing to the festival's collection notice (a guardian for a child).
+                consent_notice_version=event.festival.privacy_notice_version, consented_at=entry.created_at,
+                consent_how=Registration.ConsentHow.ONLINE,
+                consent_by=(Registration.ConsentBy.GUARDIAN if guardians[player_id]
+                            else Registration.ConsentBy.PLAYER),
             )
             for player_id, entry in wanted.items()
         ],

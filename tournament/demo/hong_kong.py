@@ -46,6 +46,8 @@ def build(*, anchor: dt.datetime, now: dt.datetime, actor: Actor, desk_user=None
         fields={
             "name": "魔力橋大賽 決賽", "game": Event.Game.CLASSIC, "format": Event.Format.HONG_KONG,
             "ruleset": Event.Ruleset.HK_2016, "capacity": 64,
+            # A schools' competition: pupils' names are shown masked on public pages (陳*文).
+            "public_names": Event.PublicNames.MASKED,
             "starts_at": start, "ends_at": start + 90 * M,
             "registration_opens_at": start - 30 * DAY, "registration_closes_at": start - 7 * DAY,
             "withdrawal_deadline": start - 3 * DAY,

@@ -60,6 +60,9 @@ CHINESE_GIVEN_CHILDREN = [
     "倩婷", "心悅", "紫晴", "展鵬", "諾謙", "凱澄", "子晴", "希彤", "巧兒",
 ]
 
+# Parents' given names (a child's guardian at registration).
+CHINESE_GIVEN_ADULTS = ["志明", "偉強", "美玲", "淑儀", "家輝", "慧敏", "國華", "麗珊", "建明", "詠詩", "永康", "秀英"]
+
 # The host school sends the most players; the others are primary schools with a few secondary entrants.
 # Co-educational schools only, since the given names above are both boys' and girls'.
 HONG_KONG_PRIMARY = [

@@ -20,6 +20,14 @@ class Person:
         return festival_year - self.age
 
 
+def guardian_name(person: Person) -> str:
+    """A parent's name for a child of the demo: the child's surname, an adult's given name (the same each run)."""
+    rng = random.Random(person.name + person.contact)
+    if "\uac00" <= person.name[:1] <= "\ud7a3":  # Hangul
+        return person.name[:1] + _korean_given_name(rng, 40)
+    return person.name[:1] + rng.choice(names.CHINESE_GIVEN_ADULTS)
+
+
 def _surname(rng: random.Random, weighted: list[tuple[str, int]]) -> str:
     surnames, weights = zip(*weighted, strict=True)
     return rng.choices(surnames, weights=weights)[0]

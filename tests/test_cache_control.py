@@ -21,6 +21,7 @@ PUBLIC = {
     "public-standings": REVALIDATE, "public-standings-live": SHARED, "public-hall": REVALIDATE,
     "public-hall-live": SHARED, "round-clock": REVALIDATE, "api-event": "no-cache", "api-standings": "no-cache",
     "api-draw": "no-cache", "player-page": NEVER_CACHE, "service-worker": "no-cache",
+    "player-erase": NEVER_CACHE, "player-data": NEVER_CACHE,
 }
 
 

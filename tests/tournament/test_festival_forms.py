@@ -125,6 +125,7 @@ def test_creating_a_festival_needs_the_permission(client, festival):
     ({"slug": "busan-2030"}, "slug", "Another festival already uses"),
     ({"starts_on": "2030-11-02", "ends_on": "2030-11-01"}, "ends_on", "The last day cannot be before the first"),
     ({"starts_on": "2030-02-31"}, "starts_on", "Enter a valid date"),
+    ({"starts_on": "9999-12-30", "ends_on": "9999-12-31"}, "starts_on", "between the years 2000 and 2100"),
     ({"languages": []}, "languages", "Offer at least one language"),
     ({"languages": ["ko", "xx"]}, "languages", "Select a valid choice"),
     ({"timezone": "Mars/Olympus"}, "timezone", "Select a valid choice"),
@@ -250,6 +251,9 @@ def test_propose_fills_the_plan_and_times_again_from_the_players_and_the_start(o
     # Nonsense typed anywhere is kept as typed, never a crash.
     hostile = data | {"expected_players": "1e309", "starts": "25:99", "day": "x", "stage_games": "[]"}
     assert organiser_client.post(new_event_url(festival), hostile).status_code == 200
+    # The last day a date can hold: a timetable from there would run past it (the fuzzer found this).
+    last_day = data | {"day": "9999-12-31", "starts": "23:59", "final_games": "7"}
+    assert organiser_client.post(new_event_url(festival), last_day).status_code == 200
 
 
 @pytest.mark.parametrize("changes, where, message", [
@@ -263,6 +267,8 @@ def test_propose_fills_the_plan_and_times_again_from_the_players_and_the_start(o
     ({"tiebreaks": "wins,luck"}, "tiebreaks", "Use only: wins, points"),
     ({"capacity": "0"}, "capacity", "greater than or equal to 2"),
     ({"registration_opens_at": "2030-11-02T25:00"}, "registration_opens_at", "Enter a valid date/time"),
+    ({"day": "9999-12-31"}, "day", "Enter a date between the years 2000 and 2100."),
+    ({"withdrawal_deadline": "0001-01-01T00:00"}, "withdrawal_deadline", "between the years 2000 and 2100"),
 ])
 def test_event_form_problems_are_shown_at_their_field(organiser_client, festival, event, changes, where, message):
     form = organiser_client.get(new_event_url(festival), {"preset": "busan"}).context["form"]

@@ -40,6 +40,17 @@ def date_input():
     return forms.DateInput(attrs=DATE, format="%Y-%m-%d")
 
 
+# A festival's days and deadlines lie in these years: a day in year 9999 reads as a date, but its timetable
+# would run past the last date Python can hold.
+FIRST_YEAR, LAST_YEAR = 2000, 2100
+
+
+def plausible_day(value: dt.date) -> None:
+    if not FIRST_YEAR <= value.year <= LAST_YEAR:
+        raise ValidationError(_("Enter a date between the years %(first)s and %(last)s."), code="implausible",
+                              params={"first": FIRST_YEAR, "last": LAST_YEAR})
+
+
 def time_input(attrs=None):
     return forms.TimeInput(attrs={**TIME, **(attrs or {})}, format="%H:%M")
 
@@ -69,8 +80,8 @@ class FestivalForm(forms.Form):
                     "the name (or the year)."),
         error_messages={"invalid": _("Use only letters a–z, digits and hyphens, e.g. busan-2030.")},
     )
-    starts_on = forms.DateField(label=_("First day"), widget=date_input())
-    ends_on = forms.DateField(label=_("Last day"), widget=date_input(), required=False,
+    starts_on = forms.DateField(label=_("First day"), widget=date_input(), validators=[plausible_day])
+    ends_on = forms.DateField(label=_("Last day"), widget=date_input(), required=False, validators=[plausible_day],
                               help_text=_("Leave it empty for a festival of one day."))
     venue = forms.CharField(label=_("Venue"), max_length=200, required=False)
     contact = forms.CharField(label=_("Contact"), max_length=200, required=False,
@@ -177,15 +188,18 @@ class EventForm(forms.Form):
     expected_players = forms.IntegerField(
         label=_("Expected players"), min_value=2, max_value=MAX_PLAYERS, required=False,
         help_text=_("The plan is proposed for this many; empty: as many as the places."))
-    day = forms.DateField(label=_("Day"), widget=date_input())
+    day = forms.DateField(label=_("Day"), widget=date_input(), validators=[plausible_day])
     checkin_opens = forms.TimeField(label=_("Check-in opens"), widget=time_input())
     checkin_closes = forms.TimeField(label=_("Check-in closes"), widget=time_input(),
                                      help_text=_("Late arrivals are refused after this (rule R9)."))
     starts = forms.TimeField(label=_("Play starts"), widget=time_input())
     ends = forms.TimeField(label=_("Ends"), widget=time_input())
-    registration_opens_at = forms.DateTimeField(label=_("Registration opens"), widget=moment_input())
-    registration_closes_at = forms.DateTimeField(label=_("Registration closes"), widget=moment_input())
-    withdrawal_deadline = forms.DateTimeField(label=_("Withdrawal deadline"), widget=moment_input())
+    registration_opens_at = forms.DateTimeField(label=_("Registration opens"), widget=moment_input(),
+                                                validators=[plausible_day])
+    registration_closes_at = forms.DateTimeField(label=_("Registration closes"), widget=moment_input(),
+                                                 validators=[plausible_day])
+    withdrawal_deadline = forms.DateTimeField(label=_("Withdrawal deadline"), widget=moment_input(),
+                                              validators=[plausible_day])
     stage_games = _model_field(Event, "stage_games", label=_("Games in each round"))
     final_games = forms.IntegerField(label=_("Games in the final"), min_value=1, max_value=9)
     rotation_games = forms.IntegerField(label=_("Games"), min_value=1, max_value=9,

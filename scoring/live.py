@@ -87,8 +87,19 @@ def etag_for(event: Event, request, *parts) -> str:
 
     It changes with the event's data and public settings (`event_state`), the language, who is signed in
     (the page header differs) and `parts` (which page, which stage, which player)."""
+    return _digest(event_state(event), request, parts)
+
+
+def content_etag(event: Event, request, *parts) -> str:
+    """An ETag for a representation whose `parts` hold all it shows of the event's data (a player's card,
+    scoring/player_card.py): like `etag_for`, but it changes with the event's public settings, not with
+    every change of the event's data, so a confirmation elsewhere leaves it alone."""
+    return _digest(event_state(event)[1], request, parts)
+
+
+def _digest(state, request, parts) -> str:
     user = request.user.pk if request.user.is_authenticated else 0
-    raw = repr((RENDER_VERSION, event_state(event), get_language(), user, parts))
+    raw = repr((RENDER_VERSION, state, get_language(), user, parts))
     return hashlib.blake2b(raw.encode(), digest_size=12).hexdigest()
 
 

@@ -30,6 +30,8 @@ class Snapshot:
     results: list[SeatResult]  # every confirmed result, in play order
     at_table: dict[tuple[int, int, int], list[int]]  # (stage, game, table) → players
     criteria: tuple[tuple[str, ...], str]
+    # What readers derive from the snapshot once per version (scoring/player_card.py), by name.
+    extras: dict = field(default_factory=dict, repr=False)
     _running: dict[int, dict[tuple[int, int], str]] | None = field(default=None, repr=False)
     _lock: threading.Lock = field(default_factory=threading.Lock, repr=False)
 

@@ -7,7 +7,6 @@ the event's public switches, through tournament/visibility.py (the one rule for 
 """
 
 import hashlib
-from dataclasses import dataclass
 
 from django.http import Http404, HttpResponse
 from django.middleware.csrf import get_token
@@ -26,10 +25,9 @@ from tournament.views.helpers import get_event
 from tournament.visibility import visibility
 
 from .. import rendered
-from ..live import current_play, etag_for
-from ..services.conduct import departures
-from ..snapshot import event_snapshot
-from ..standings_board import build_board, signed
+from ..live import content_etag, current_play, etag_for
+from ..player_card import player_book
+from ..standings_board import build_board
 
 MAX_NUMBER = 100_000  # player and stage numbers above this cannot exist; answer 404 before the database
 MAX_SEARCH = 20
@@ -97,10 +95,12 @@ def _shared_page(view):
     return cached
 
 
-def live(page: str, *, fragment: bool = False):
-    """ETag / If-None-Match → 304, and tell browsers to revalidate every time (the data changes)."""
+def live(page: str, *, fragment: bool = False, etag=None):
+    """ETag / If-None-Match → 304, and tell browsers to revalidate every time (the data changes).
+
+    The ETag is the event's version's (`_etag`) unless `etag` computes a finer one."""
     def decorate(view):
-        conditional = condition(etag_func=_etag(page))(_shared(view) if fragment else _shared_page(view))
+        conditional = condition(etag_func=etag or _etag(page))(_shared(view) if fragment else _shared_page(view))
 
         def wrapped(request, *args, **kwargs):
             response = conditional(request, *args, **kwargs)
@@ -150,59 +150,32 @@ def standings_live(request, festival, event, stage=None):
 
 # ---------------------------------------------------------------- a player's page
 
-@dataclass
-class Game:
-    stage: Stage | None
-    game: int
-    table: int
-    score: str
-    win: bool
-    mates: list[Registration]
-    rank: str = ""
+def _card(request, festival, event, number):
+    """The player's book and card (scoring/player_card.py), once per request; 404 when no such player."""
+    found = getattr(request, "_public_card", None)
+    if found is None:
+        if not 1 <= number <= MAX_NUMBER:
+            raise Http404
+        book = player_book(_event(request, festival, event))
+        card = book.card(number)
+        if card is None:
+            raise Http404
+        found = request._public_card = (book, card)
+    return found
 
 
-def _registration(event: Event, number: int) -> Registration:
-    if not 1 <= number <= MAX_NUMBER:
-        raise Http404
-    registration = (Registration.objects.filter(event=event, number=number).select_related("player").first())
-    if registration is None:
-        raise Http404
-    return registration
+def _card_etag(request, festival, event, number):
+    """The live fragment shows only the card: its ETag changes when the card does, not with every sheet."""
+    _book, card = _card(request, festival, event, number)
+    request._public_etag = content_etag(_event(request, festival, event), request, "player-live", number,
+                                        card.digest)
+    return request._public_etag
 
 
 def _player_context(request, festival, event, number):
-    event = _event(request, festival, event)
-    shown = visibility(event)
-    registration = _registration(event, number)
-    snapshot = event_snapshot(event)
-    standings = snapshot.standings
-    stages = {s.number: s for s in event.stages.all()}
-    mine = [r for r in snapshot.results if r.player_id == registration.id]
-    ranks = snapshot.running_ranks(registration.id) if shown.standings else {}
-    games = []
-    for result in mine if shown.games else ():
-        mates = [standings.registrations[p] for p in snapshot.at_table[(result.stage, result.game, result.table)]
-                 if p != registration.id and p in standings.registrations] if shown.draw else []
-        games.append(Game(stages.get(result.stage), result.game, result.table if shown.draw else 0,
-                          signed(result.score) if shown.scores else "", result.win and shown.scores,
-                          sorted(mates, key=lambda r: r.number or 0), ranks.get((result.stage, result.game), "")))
-    line = next((line for line in standings.lines if line.player == registration.id), None) if shown.standings else None
-    played = {(r.stage, r.game) for r in mine}
-    found = seating.next_table(event, registration, played) if shown.draw else None
-    next_table = dict(vars(found)) if found else None
-    if next_table and mine and event.format == Event.Format.HONG_KONG and mine[-1].stage == next_table["stage"].number:
-        # R8.2: after every game the top two of each table move up a table (k → k+1, the last → 1), the rest stay.
-        next_table["came_from"] = mine[-1].table
-        next_table["moved"] = "stays" if next_table["table"] == mine[-1].table else "up"
-    return {
-        "festival": event.festival, "event": event, "shown": shown, "registration": registration, "games": games,
-        "line": line,
-        "rank": (f"{line.rank}=" if line.tied else str(line.rank)) if line and line.games else "",
-        "total": signed(line.total) if line else "", "average": signed(line.average) if line else "",
-        "points_average": standings.points == "average",
-        "next": next_table,
-        "leaving": departures(event).get(registration.id),
-    }
+    book, card = _card(request, festival, event, number)
+    return {"festival": book.event.festival, "event": book.event, "shown": card.shown,
+            "registration": book.registration(number), "card": card}
 
 
 @live("player")
@@ -211,7 +184,7 @@ def player_page(request, festival, event, number):
     return render(request, "scoring/public/player.html", _player_context(request, festival, event, number))
 
 
-@live("player-live", fragment=True)
+@live("player-live", fragment=True, etag=_card_etag)
 def player_live(request, festival, event, number):
     return render(request, "scoring/public/_player.html", _player_context(request, festival, event, number))
 

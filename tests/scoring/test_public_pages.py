@@ -284,11 +284,11 @@ def test_player_page_lists_games_tablemates_scores_running_rank_and_next_table(c
     cache.clear()  # rendered, not the page stored for every phone (which carries no template context)
     rendered.forget()  # nor the worker's copy of it
     response = client.get(reverse("public-player", kwargs=kwargs))
-    games = response.context["games"]
-    assert [g.rank for g in games] == ["1", "1"]  # 1 win +24; then 1 win +18, ahead of 퍼니 (1 win, +6)
-    assert response.context["rank"] == "1"
-    cube = client.get(reverse("public-player", kwargs={**kwargs, "number": 2})).context  # 큐브: −5, −11
-    assert [g.rank for g in cube["games"]] == ["3", "4"]
+    card = response.context["card"]
+    assert [g.rank for g in card.games] == ["1", "1"]  # 1 win +24; then 1 win +18, ahead of 퍼니 (1 win, +6)
+    assert card.stats.rank == "1"
+    cube = client.get(reverse("public-player", kwargs={**kwargs, "number": 2})).context["card"]  # 큐브: −5, −11
+    assert [g.rank for g in cube.games] == ["3", "4"]
 
 
 def test_seat_finder_links_to_the_player_page(client):
@@ -405,13 +405,13 @@ def test_hong_kong_player_page_says_who_moved_up_a_table_or_stays_r8_2(client):
     for registration in event.registrations.filter(number__isnull=False):
         response = client.get(reverse("public-player", kwargs={
             "festival": event.festival.slug, "event": event.slug, "number": registration.number}))
-        game = response.context["games"][0]
-        nxt = response.context["next"]
-        assert nxt["game"] == 2 and nxt["came_from"] == game.table
-        moved[(game.table, nxt["table"])] = moved.get((game.table, nxt["table"]), 0) + 1
-        label = {"up": "Moved up from table", "stays": "Stays at table"}[nxt["moved"]]
+        game = response.context["card"].games[0]
+        nxt = response.context["card"].next
+        assert nxt.game == 2 and nxt.came_from == game.table
+        moved[(game.table, nxt.table)] = moved.get((game.table, nxt.table), 0) + 1
+        label = {"up": "Moved up from table", "stays": "Stays at table"}[nxt.moved]
         assert f"{label} {game.table}" in text(response)
-        assert (nxt["moved"] == "up") == (game.win or nxt["table"] != game.table)
+        assert (nxt.moved == "up") == (game.win or nxt.table != game.table)
     # R8.2: the top two of each table move to the next one (the last table's to table 1), the bottom two stay.
     assert moved == {(1, 2): 2, (2, 3): 2, (3, 1): 2, (1, 1): 2, (2, 2): 2, (3, 3): 2}
 

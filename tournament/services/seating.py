@@ -152,15 +152,24 @@ def next_table(event: Event, registration: Registration, played: set[tuple[int, 
     """The released seating of the player's first game without a result in `played` ((stage, game) pairs)."""
     mine = (Seat.objects.filter(registration=registration, draw__status=Draw.Status.RELEASED)
             .select_related("draw__stage", "table").order_by("draw__stage__number", "draw__game"))
-    for seat in mine:
+    found = first_unplayed(mine, played, each_game_anew=plays_each_game_anew(event))
+    if found is None:
+        return None
+    seat, game = found
+    tablemates = list(Seat.objects.filter(table=seat.table).select_related("registration__player").order_by("position"))
+    return NextTable(stage=seat.draw.stage, game=game, table=seat.table.number, seat=seat.position, seats=tablemates)
+
+
+def first_unplayed(seats: Iterable[Seat], played: set[tuple[int, int]], *,
+                   each_game_anew: bool) -> tuple[Seat, int] | None:
+    """Of one player's released seats (with draw and stage, in play order), the first whose game has no
+    result in `played`, and that game: a Busan seat holds every game of its stage from the draw's on (R8.1),
+    a Hong Kong seat its one game (R8.2)."""
+    for seat in seats:
         stage = seat.draw.stage
-        games = [seat.draw.game] if plays_each_game_anew(event) else range(seat.draw.game, stage.games + 1)
-        for game in games:
+        for game in [seat.draw.game] if each_game_anew else range(seat.draw.game, stage.games + 1):
             if (stage.number, game) not in played:
-                tablemates = list(Seat.objects.filter(table=seat.table).select_related("registration__player")
-                                  .order_by("position"))
-                return NextTable(stage=stage, game=game, table=seat.table.number, seat=seat.position,
-                                 seats=tablemates)
+                return seat, game
     return None
 
 

@@ -1,0 +1,207 @@
+"""A player's public page as plain data, built from the event's snapshot: no query per phone, and an ETag that
+changes only when what that player's page shows changes.
+
+While a round is played every confirmed sheet changes the event's version. Keyed by the version, the live
+fragment of every player's page was rendered again after each confirmation, five queries each, for 512
+players: at 2,500 phones that was half the workers' time (docs/PERFORMANCE.md, "The load test at 5×"). Now
+the queries run once per version for every player (`Book`), and a `Card` holds exactly what the fragment
+shows — strings and numbers in the active language — so its digest is the fragment's identity: a sheet
+confirmed at another table that leaves this player's rank alone leaves their page's ETag alone, and their
+phones get a 304 and nothing is rendered again.
+
+The fragment's template reads only the card; `tests/scoring/test_player_card.py` checks that equal digests
+mean equal pages across a played event.
+"""
+
+import hashlib
+import threading
+from dataclasses import dataclass
+
+from django.urls import reverse
+from django.utils.translation import get_language
+
+from tournament.models import ConductRecord, Draw, Event, Registration, Seat, Stage
+from tournament.public_names import public_name
+from tournament.services.seating import first_unplayed, plays_each_game_anew
+from tournament.visibility import Visibility, visibility
+
+from .services.conduct import departures
+from .snapshot import Snapshot, event_snapshot
+from .standings_board import signed
+
+
+@dataclass(frozen=True)
+class Mate:
+    number: int | None
+    name: str
+    url: str  # the mate's public page, "" without a number
+
+
+@dataclass(frozen=True)
+class GameRow:
+    stage: str
+    game: int
+    table: int  # 0 when the draw is not public
+    score: str
+    win: bool
+    rank: str  # the player's rank in the event after this game
+    mates: tuple[Mate, ...]
+
+
+@dataclass(frozen=True)
+class NextGame:
+    stage: str
+    game: int
+    table: int
+    seat: int
+    seats: tuple[tuple[int, str], ...]  # (position, name), the player included
+    came_from: int = 0  # Hong Kong: the table of the player's last game (R8.2)
+    moved: str = ""  # "up" or "stays"
+
+
+@dataclass(frozen=True)
+class Leaving:
+    kind: str  # its label
+    stage: str
+    game: int | None
+
+
+@dataclass(frozen=True)
+class Stats:
+    rank: str
+    games: int
+    wins: int
+    points: str  # the total, or the average where the standings rank by average
+
+
+@dataclass(frozen=True)
+class Card:
+    shown: Visibility
+    points_average: bool
+    leaving: Leaving | None
+    stats: Stats | None
+    next: NextGame | None
+    games: tuple[GameRow, ...]
+
+    @property
+    def digest(self) -> str:
+        return hashlib.blake2b(repr(self).encode(), digest_size=12).hexdigest()
+
+
+class Book:
+    """Everything every player's page needs, read once per version of the event (four queries)."""
+
+    def __init__(self, event: Event, snapshot: Snapshot):
+        self.event = event
+        self.snapshot = snapshot
+        self.shown = visibility(event)
+        self.registrations: dict[int, Registration] = {
+            r.number: r for r in Registration.objects.filter(event=event, number__isnull=False).select_related("player")}
+        self.stages: dict[int, Stage] = {s.number: s for s in event.stages.all()}
+        self.seats: dict[int, list[Seat]] = {}  # registration → released seats, in play order
+        self.tables: dict[int, list[Seat]] = {}  # table → its seats, in seat order
+        if self.shown.draw:
+            for seat in (Seat.objects.filter(draw__stage__event=event, draw__status=Draw.Status.RELEASED)
+                         .select_related("draw__stage", "table", "registration__player")
+                         .order_by("draw__stage__number", "draw__game", "table__number", "position")):
+                self.seats.setdefault(seat.registration_id, []).append(seat)
+                self.tables.setdefault(seat.table_id, []).append(seat)
+        self.leaving: dict[int, ConductRecord] = departures(event)
+        self.lines = {line.player: line for line in snapshot.standings.lines}
+        self.results: dict[int, list] = {}
+        for result in snapshot.results:
+            self.results.setdefault(result.player_id, []).append(result)
+        self._cards: dict[tuple[int, str], Card] = {}
+
+    def registration(self, number: int) -> Registration | None:
+        return self.registrations.get(number)
+
+    def card(self, number: int) -> Card | None:
+        """The card of the player with `number`, in the active language; None when there is no such player."""
+        key = (number, get_language())
+        card = self._cards.get(key)
+        if card is None:
+            registration = self.registrations.get(number)
+            if registration is None:
+                return None
+            card = self._cards[key] = self._build(registration)
+        return card
+
+    def _name(self, registration: Registration) -> str:
+        return public_name(registration.player, self.event)
+
+    def _url(self, number: int | None) -> str:
+        if not number:
+            return ""
+        return reverse("public-player", kwargs={"festival": self.event.festival.slug, "event": self.event.slug,
+                                                "number": number})
+
+    def _stage_name(self, number: int) -> str:
+        stage = self.stages.get(number)
+        return str(stage.display_name) if stage is not None else ""
+
+    def _build(self, registration: Registration) -> Card:
+        shown, snapshot = self.shown, self.snapshot
+        mine = self.results.get(registration.id, [])
+        ranks = snapshot.running_ranks(registration.id) if shown.standings else {}
+        games = []
+        for result in mine if shown.games else ():
+            mates = []
+            if shown.draw:
+                others = [snapshot.standings.registrations[p] for p in
+                          snapshot.at_table[(result.stage, result.game, result.table)]
+                          if p != registration.id and p in snapshot.standings.registrations]
+                mates = [Mate(r.number, self._name(r), self._url(r.number))
+                         for r in sorted(others, key=lambda r: r.number or 0)]
+            games.append(GameRow(self._stage_name(result.stage), result.game, result.table if shown.draw else 0,
+                                 signed(result.score) if shown.scores else "", result.win and shown.scores,
+                                 ranks.get((result.stage, result.game), ""), tuple(mates)))
+        line = self.lines.get(registration.id) if shown.standings else None
+        stats = None
+        if line is not None and line.games:
+            average = snapshot.standings.points == "average"
+            stats = Stats(f"{line.rank}=" if line.tied else str(line.rank), line.games, line.wins,
+                          signed(line.average if average else line.total))
+        return Card(shown=shown, points_average=snapshot.standings.points == "average",
+                    leaving=self._leaving(registration), stats=stats, next=self._next(registration, mine),
+                    games=tuple(games))
+
+    def _next(self, registration: Registration, mine: list) -> NextGame | None:
+        if not self.shown.draw:
+            return None
+        played = {(r.stage, r.game) for r in mine}
+        found = first_unplayed(self.seats.get(registration.id, ()), played,
+                               each_game_anew=plays_each_game_anew(self.event))
+        if found is None:
+            return None
+        seat, game = found
+        stage = seat.draw.stage
+        seats = tuple((s.position, self._name(s.registration)) for s in self.tables.get(seat.table_id, ()))
+        came_from, moved = 0, ""
+        if mine and self.event.format == Event.Format.HONG_KONG and mine[-1].stage == stage.number:
+            # R8.2: after every game the top two of each table move up a table (k → k+1, the last → 1).
+            came_from = mine[-1].table
+            moved = "stays" if seat.table.number == came_from else "up"
+        return NextGame(str(stage.display_name), game, seat.table.number, seat.position, seats, came_from, moved)
+
+    def _leaving(self, registration: Registration) -> Leaving | None:
+        record = self.leaving.get(registration.id)
+        if record is None:
+            return None
+        return Leaving(str(record.get_kind_display()), str(record.stage.display_name) if record.stage else "",
+                       record.game if record.stage else None)
+
+
+_lock = threading.Lock()
+
+
+def player_book(event: Event) -> Book:
+    """The book of the event's current version (built once per version per process, with its snapshot)."""
+    snapshot = event_snapshot(event)
+    book = snapshot.extras.get("player-book")
+    if book is None:
+        with _lock:
+            book = snapshot.extras.get("player-book")
+            if book is None:
+                book = snapshot.extras["player-book"] = Book(event, snapshot)
+    return book

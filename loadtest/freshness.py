@@ -27,7 +27,9 @@ from pathlib import Path
 class Record:
     start_etag: str = ""  # the standings before the first confirmation
     confirmations: list[tuple[float, str]] = field(default_factory=list)  # (tapped at, ETag after), in order
-    polls: list[tuple[int, float, str]] = field(default_factory=list)  # (phone, answered at, ETag)
+    # (viewer, answered at, ETag); a viewer is one stay of a phone on the standings, so a phone that opened
+    # another page and came back is a new viewer.
+    polls: list[tuple[int, float, str]] = field(default_factory=list)
 
     def save(self, path: Path) -> None:
         path.write_text(json.dumps({"start_etag": self.start_etag, "confirmations": self.confirmations,

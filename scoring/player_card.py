@@ -88,40 +88,68 @@ class Card:
         return hashlib.blake2b(repr(self).encode(), digest_size=12).hexdigest()
 
 
+@dataclass(frozen=True)
+class SeatRow:
+    stage: int  # the stage's number
+    table: int  # the table's id
+    number: int  # the table's number
+    position: int
+    registration: int
+
+
 class Book:
-    """Everything every player's page needs, read once per version of the event (four queries)."""
+    """Everything every player's page needs, read once per version of the event: the players come with the
+    snapshot's standings, and the released seats are read as plain rows (a few queries, no model per seat)."""
 
     def __init__(self, event: Event, snapshot: Snapshot):
         self.event = event
         self.snapshot = snapshot
         self.shown = visibility(event)
-        self.registrations: dict[int, Registration] = {
-            r.number: r for r in Registration.objects.filter(event=event, number__isnull=False).select_related("player")}
+        entrants = snapshot.standings.registrations
+        self.registrations: dict[int, Registration] = {r.number: r for r in entrants.values() if r.number}
         self.stages: dict[int, Stage] = {s.number: s for s in event.stages.all()}
-        self.seats: dict[int, list[Seat]] = {}  # registration → released seats, in play order
-        self.tables: dict[int, list[Seat]] = {}  # table → its seats, in seat order
+        self.seats: dict[int, list[tuple[Stage, int, SeatRow]]] = {}  # registration → released seats, play order
+        self.tables: dict[int, list[SeatRow]] = {}  # table → its seats, in seat order
         if self.shown.draw:
-            for seat in (Seat.objects.filter(draw__stage__event=event, draw__status=Draw.Status.RELEASED)
-                         .select_related("draw__stage", "table", "registration__player")
-                         .order_by("draw__stage__number", "draw__game", "table__number", "position")):
-                self.seats.setdefault(seat.registration_id, []).append(seat)
-                self.tables.setdefault(seat.table_id, []).append(seat)
+            for registration, table, number, position, game, stage in (
+                    Seat.objects.filter(draw__stage__event=event, draw__status=Draw.Status.RELEASED)
+                    .order_by("draw__stage__number", "draw__game", "table__number", "position")
+                    .values_list("registration_id", "table_id", "table__number", "position", "draw__game",
+                                 "draw__stage__number")):
+                row = SeatRow(stage, table, number, position, registration)
+                self.seats.setdefault(registration, []).append((self.stages[stage], game, row))
+                self.tables.setdefault(table, []).append(row)
+        self.players: dict[int, Registration] = dict(entrants)  # by id: whoever a page names
+        seated = {row.registration for rows in self.tables.values() for row in rows}
+        if seated - self.players.keys():  # seated but not among the entrants: not expected, but never a gap
+            self.players.update((r.id, r) for r in Registration.objects.filter(
+                id__in=seated - self.players.keys()).select_related("player"))
         self.leaving: dict[int, ConductRecord] = departures(event)
         self.lines = {line.player: line for line in snapshot.standings.lines}
         self.results: dict[int, list] = {}
         for result in snapshot.results:
             self.results.setdefault(result.player_id, []).append(result)
         self._cards: dict[tuple[int, str], Card] = {}
+        self._missing: set[int] = set()
 
     def registration(self, number: int) -> Registration | None:
-        return self.registrations.get(number)
+        """The player with `number`: an entrant, or one not (yet) entered in a stage, read on first ask."""
+        found = self.registrations.get(number)
+        if found is None and number not in self._missing:
+            found = (Registration.objects.filter(event=self.event, number=number).select_related("player")
+                     .first())
+            if found is None:
+                self._missing.add(number)
+            else:
+                self.registrations[number] = self.players[found.id] = found
+        return found
 
     def card(self, number: int) -> Card | None:
         """The card of the player with `number`, in the active language; None when there is no such player."""
         key = (number, get_language())
         card = self._cards.get(key)
         if card is None:
-            registration = self.registrations.get(number)
+            registration = self.registration(number)
             if registration is None:
                 return None
             card = self._cards[key] = self._build(registration)
@@ -175,14 +203,14 @@ class Book:
         if found is None:
             return None
         seat, game = found
-        stage = seat.draw.stage
-        seats = tuple((s.position, self._name(s.registration)) for s in self.tables.get(seat.table_id, ()))
+        stage = self.stages[seat.stage]
+        seats = tuple((row.position, self._name(self.players[row.registration])) for row in self.tables[seat.table])
         came_from, moved = 0, ""
         if mine and self.event.format == Event.Format.HONG_KONG and mine[-1].stage == stage.number:
             # R8.2: after every game the top two of each table move up a table (k → k+1, the last → 1).
             came_from = mine[-1].table
-            moved = "stays" if seat.table.number == came_from else "up"
-        return NextGame(str(stage.display_name), game, seat.table.number, seat.position, seats, came_from, moved)
+            moved = "stays" if seat.number == came_from else "up"
+        return NextGame(str(stage.display_name), game, seat.number, seat.position, seats, came_from, moved)
 
     def _leaving(self, registration: Registration) -> Leaving | None:
         record = self.leaving.get(registration.id)

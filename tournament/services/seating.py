@@ -11,6 +11,7 @@ Readers take no lock; the services that change a seating lock the event first (`
 
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
+from typing import TypeVar
 
 from django.db.models import Count, Exists, OuterRef, Q
 from django.utils import timezone
@@ -19,6 +20,7 @@ from ..models import Draw, DrawTable, Event, Registration, Seat, Stage
 from ..visibility import visibility
 
 SEAT_ORDER = ("table__number", "position")
+T = TypeVar("T")
 
 
 # --- which draw ---------------------------------------------------------------------------------------------
@@ -152,7 +154,8 @@ def next_table(event: Event, registration: Registration, played: set[tuple[int, 
     """The released seating of the player's first game without a result in `played` ((stage, game) pairs)."""
     mine = (Seat.objects.filter(registration=registration, draw__status=Draw.Status.RELEASED)
             .select_related("draw__stage", "table").order_by("draw__stage__number", "draw__game"))
-    found = first_unplayed(mine, played, each_game_anew=plays_each_game_anew(event))
+    found = first_unplayed(((seat.draw.stage, seat.draw.game, seat) for seat in mine), played,
+                           each_game_anew=plays_each_game_anew(event))
     if found is None:
         return None
     seat, game = found
@@ -160,14 +163,13 @@ def next_table(event: Event, registration: Registration, played: set[tuple[int, 
     return NextTable(stage=seat.draw.stage, game=game, table=seat.table.number, seat=seat.position, seats=tablemates)
 
 
-def first_unplayed(seats: Iterable[Seat], played: set[tuple[int, int]], *,
-                   each_game_anew: bool) -> tuple[Seat, int] | None:
-    """Of one player's released seats (with draw and stage, in play order), the first whose game has no
-    result in `played`, and that game: a Busan seat holds every game of its stage from the draw's on (R8.1),
-    a Hong Kong seat its one game (R8.2)."""
-    for seat in seats:
-        stage = seat.draw.stage
-        for game in [seat.draw.game] if each_game_anew else range(seat.draw.game, stage.games + 1):
+def first_unplayed(seats: Iterable[tuple[Stage, int, T]], played: set[tuple[int, int]], *,
+                   each_game_anew: bool) -> tuple[T, int] | None:
+    """Of one player's released seats, given as (stage, game of the seat's draw, the seat) in play order, the
+    first whose game has no result in `played`, and that game: a Busan seat holds every game of its stage
+    from its draw's on (R8.1), a Hong Kong seat its one game (R8.2)."""
+    for stage, draw_game, seat in seats:
+        for game in [draw_game] if each_game_anew else range(draw_game, stage.games + 1):
             if (stage.number, game) not in played:
                 return seat, game
     return None

@@ -1,68 +1,35 @@
-"""The hall's Wi-Fi drops: in Chromium at phone size with the browser context set offline and back online.
+"""The hall's Wi-Fi drops, pages open: in Chromium at phone size with the browser context set offline and back
+online (the pages closed: test_e2e_offline_closed.py).
 
 A referee's table link keeps working: the sheet page comes from the phone's cache (service worker), a sheet
 sent offline waits on the phone and arrives once when the connection returns (the idempotency key, R9), and
 the chief referee confirms it. A queued sheet the server refuses on arrival (a mistake the rules engine finds,
 R4–R6) shows why, and is corrected and sent again. Signing out leaves no staff page in the phone's cache.
-With every page of the app closed, the service worker sends what waits (Background Sync) and the pages, opened
-again, show its answers; what an older version queued in localStorage is moved to the outbox and sent.
 """
 
 import datetime as dt
 
 import pytest
-from django.db import OperationalError
 from playwright.sync_api import expect
 
 from scoring.models import ScoreSheet
 from scoring.services.links import assign_referee, ensure_links
 from tests.e2e.conftest import TIMEOUT_MS
+from tests.e2e.offline import (
+    QUEUED,
+    SENT,
+    cached_paths,
+    desk_with_players,
+    fill,
+    nudge,
+    sheets_of,
+    tap_check_ins_offline,
+    wait_until_cached,
+)
 from tests.factories import make_staff, released_stage
-from tournament.models import Event
+from tournament.models import AuditEntry, Event, Registration
 from tournament.services.audit import Actor
-
-QUEUED = "Saved on this phone — not sent yet (no connection)."
-SENT = "Sent — waiting for the chief referee."
-
-
-def sheets_of(stage):
-    return list(ScoreSheet.objects.filter(stage=stage, game=1))
-
-
-def wait_until_cached(page, path: str) -> None:
-    """The service worker controls the page and holds `path` in one of its caches."""
-    page.wait_for_function("() => navigator.serviceWorker.controller !== null")
-    for _ in range(100):  # a wait, not a timing assertion: the worker fetches in the background
-        if page.evaluate("async (path) => !!(await caches.match(path, {ignoreSearch: true}))", path):
-            return
-        page.wait_for_timeout(100)
-    raise AssertionError(f"{path} never reached the cache: {cached_paths(page)}")
-
-
-def cached_paths(page) -> list[str]:
-    return page.evaluate("""async () => {
-        const found = [];
-        for (const name of await caches.keys()) {
-            for (const request of await (await caches.open(name)).keys()) {
-                found.push(name.split('-').slice(0, 2).join('-') + ' ' + new URL(request.url).pathname);
-            }
-        }
-        return found;
-    }""")
-
-
-def fill(page, *, jokers_of_seat_4: int = 0) -> None:
-    page.locator('label[for="went-out-1"]').click()  # also chooses "went out" as the end
-    page.fill("#id_s2_rack_value", "12")
-    page.fill("#id_s2_jokers", "0")
-    page.fill("#id_s3_tiles", "K7 K8")
-    page.fill("#id_s4_rack_value", "9")
-    page.fill("#id_s4_jokers", str(jokers_of_seat_4))
-
-
-def nudge(page) -> None:
-    """The page comes back to the front: its outbox sends and asks again (as on a timer, without waiting)."""
-    page.evaluate("document.dispatchEvent(new Event('visibilitychange'))")
+from tournament.services.checkin import check_in
 
 
 def test_a_sheet_sent_offline_waits_on_the_phone_arrives_once_and_the_chief_confirms_it(
@@ -214,24 +181,11 @@ def test_a_players_standings_page_opens_offline_with_its_time(table, page, serve
 # --- the desk --------------------------------------------------------------------------------------------
 
 def test_the_desk_checks_in_three_players_offline_and_each_arrives_once(phone, server, shot, sign_in):
-    from tests.factories import make_event, make_player, make_registration
-    from tournament.models import AuditEntry, Event, Registration
-    from tournament.services.checkin import check_in
-
-    event = make_event(checkin_override=Event.CheckinOverride.OPEN)
     names = ["김민준", "김서연", "Chan Tai Man", "Lee Ka Yan"]
-    registrations = {name: make_registration(event, make_player(event.festival, name=name)) for name in names}
-    page = phone("desk")
-    missing = server.url("desk-missing", festival=event.festival.slug, event=event.slug)
-    sign_in(page, make_staff(event.festival, "desk"), next_url=missing.removeprefix(server.root))
-    wait_until_cached(page, missing.removeprefix(server.root))
-
+    event, registrations, page, _missing = desk_with_players(phone, server, sign_in, names)
     page.context.set_offline(True)
     page.reload()  # the list of who is missing, from the phone's cache
-    for name in names[:3]:
-        page.locator("li", has_text=name).get_by_role("button", name="Check in").click()
-        expect(page.locator("li", has_text=name).locator("[data-desk-queued]")).to_be_visible()
-    expect(page.locator("[data-desk-waiting]")).to_have_text("Waiting to send (3)")
+    tap_check_ins_offline(page, names[:3])
     page.reload()  # still kept, still offline
     expect(page.locator("[data-desk-waiting]")).to_have_text("Waiting to send (3)")
     assert not Registration.objects.filter(event=event, checked_in_at__isnull=False).exists()
@@ -294,181 +248,3 @@ def test_a_rummikub_word_sheet_sent_offline_arrives_once_too(word_table, page, s
 
 
 # --- the page closed: the service worker sends (Background Sync) -----------------------------------------------
-
-def outbox(page, queue: str) -> list[dict]:
-    """What waits in the phone's outbox (IndexedDB, static/js/outbox-store.js)."""
-    return page.evaluate("(queue) => RkOutbox.all(queue)", queue)
-
-
-def arrived(probe, check) -> bool:
-    for _ in range(100):  # a wait, not a timing assertion: the worker sends in the background
-        try:
-            if check():
-                return True
-        except OperationalError:  # SQLite: the live server is writing that table right now
-            pass
-        probe.wait_for_timeout(100)
-    return False
-
-
-def sync_with_every_page_closed(context, server, tag: str, check) -> None:
-    """The connection returns while no page of the app is open: Chromium fires the worker's Background Sync by
-    itself; should it not have by the time `check()` would hold, Chromium's own dispatch (DevTools) fires it."""
-    probe = context.new_page()  # about:blank: no page of the site, so only the service worker can send
-    context.set_offline(False)
-    if not arrived(probe, check):
-        cdp = context.new_cdp_session(probe)
-        registrations = []
-        cdp.on("ServiceWorker.workerRegistrationUpdated", lambda event: registrations.extend(event["registrations"]))
-        cdp.send("ServiceWorker.enable")
-        assert arrived(probe, lambda: registrations), "no service worker registered"
-        for registration in registrations:
-            cdp.send("ServiceWorker.dispatchSyncEvent", {
-                "origin": server.root, "registrationId": registration["registrationId"], "tag": tag,
-                "lastChance": False})
-        assert arrived(probe, check), "the service worker did not send"
-    probe.close()
-
-
-def test_a_sheet_queued_offline_is_sent_by_the_service_worker_with_the_page_closed(table, phone, server, shot):
-    stage, link, seats = table
-    referee = phone("referee")
-    context = referee.context
-    table_url = server.url("referee-link-table", token=link.token)
-    game_path = server.url("referee-link-game", token=link.token, stage=1, game=1).removeprefix(server.root)
-    referee.goto(table_url)
-    wait_until_cached(referee, game_path)
-
-    context.set_offline(True)
-    referee.get_by_role("link", name="Enter the scores").first.click()
-    fill(referee)
-    referee.locator(".sheet-submit").click()
-    expect(referee.locator('[data-outbox-game="1"]')).to_have_text(QUEUED)
-    [queued] = outbox(referee, "sheet")
-    assert queued["state"] == "queued" and sheets_of(stage) == []
-    referee.close()
-    # The phone's CSRF cookie is gone meanwhile (expired, cleared): the worker gets a fresh token and sends anyway.
-    context.clear_cookies(name="csrftoken")
-
-    sync_with_every_page_closed(context, server, "rk-outbox-sheets", lambda: sheets_of(stage))
-    [sheet] = sheets_of(stage)
-    assert sheet.status == ScoreSheet.Status.SUBMITTED and sheet.idempotency_key == queued["key"]
-    assert sheet.seats.get(position=3).tiles == "K7 K8"
-
-    # Opened again, still without a connection: the page shows what the worker recorded.
-    context.set_offline(True)
-    again = context.new_page()
-    again.goto(table_url)
-    expect(again.locator('[data-outbox-game="1"]')).to_have_text(SENT)
-    shot(again, "sent-by-the-worker")
-    context.set_offline(False)
-
-    # The answer was lost on the way (as far as the phone knows): the page sends the same sheet again. Sent by
-    # the worker and by the page, it is recorded once (the idempotency key, R9).
-    again.evaluate("""async () => {
-        const [item] = await RkOutbox.all('sheet');
-        item.state = 'queued';
-        item.sentAt = 0;
-        await RkOutbox.put(item);
-    }""")
-    nudge(again)
-    assert arrived(again, lambda: [(i["state"], i["sentAt"] > 0) for i in outbox(again, "sheet")] == [("sent", True)])
-    expect(again.locator('[data-outbox-game="1"]')).to_have_text(SENT)
-    assert [s.pk for s in sheets_of(stage)] == [sheet.pk], "sent twice, recorded once"
-
-
-def test_desk_check_ins_queued_offline_are_sent_by_the_service_worker_with_the_page_closed(
-        phone, server, shot, sign_in):
-    from tests.factories import make_event, make_player, make_registration
-    from tournament.models import AuditEntry, Registration
-    from tournament.services.checkin import check_in
-
-    event = make_event(checkin_override=Event.CheckinOverride.OPEN)
-    names = ["김민준", "Chan Tai Man"]
-    registrations = {name: make_registration(event, make_player(event.festival, name=name)) for name in names}
-    page = phone("desk")
-    context = page.context
-    missing = server.url("desk-missing", festival=event.festival.slug, event=event.slug)
-    sign_in(page, make_staff(event.festival, "desk"), next_url=missing.removeprefix(server.root))
-    wait_until_cached(page, missing.removeprefix(server.root))
-
-    context.set_offline(True)
-    for name in names:
-        page.locator("li", has_text=name).get_by_role("button", name="Check in").click()
-        expect(page.locator("li", has_text=name).locator("[data-desk-queued]")).to_be_visible()
-    expect(page.locator("[data-desk-waiting]")).to_have_text("Waiting to send (2)")
-    page.close()
-    check_in(registration=registrations["Chan Tai Man"], actor=Actor(label="the other desk"))  # meanwhile
-
-    def both_answered():
-        return AuditEntry.objects.filter(action="checkin.in", target_id=registrations["김민준"].pk).exists()
-    sync_with_every_page_closed(context, server, "rk-outbox-desk", both_answered)
-    arrived_ = Registration.objects.filter(event=event, checked_in_at__isnull=False)
-    assert set(arrived_.values_list("player__name", flat=True)) == set(names)
-    for name in names:
-        assert AuditEntry.objects.filter(action="checkin.in", target_id=registrations[name].pk).count() == 1, name
-
-    # The desk page, opened again offline, says what the server answered the worker.
-    context.set_offline(True)
-    again = context.new_page()
-    again.goto(missing)
-    expect(again.locator("[data-desk-report]")).to_have_count(2)
-    expect(again.locator('[data-desk-report="ok"]')).to_have_text("김민준 is checked in.")
-    expect(again.locator('[data-desk-report="problem"]')).to_have_text(
-        "Chan Tai Man was already checked in by another desk: not checked in twice.")
-    expect(again.locator("[data-desk-waiting]")).to_be_hidden()
-    shot(again, "answers-shown")
-    assert outbox(again, "desk") == []  # said once, then dropped
-
-
-def test_what_an_older_version_queued_in_local_storage_is_moved_to_the_outbox_and_sent(
-        table, phone, server, sign_in):
-    """A phone that queued with the previous version (localStorage) loses nothing when the app updates."""
-    from tests.factories import make_event, make_player, make_registration
-    from tournament.models import Registration
-
-    stage, link, seats = table
-    referee = phone("referee")
-    game_url = server.url("referee-link-game", token=link.token, stage=1, game=1)
-    referee.goto(game_url)
-    wait_until_cached(referee, game_url.removeprefix(server.root))
-    referee.context.set_offline(True)
-    fill(referee)
-    referee.evaluate("""() => {  // what static/js/outbox.js used to keep for a sheet sent offline
-        const form = document.querySelector('form.sheet-form');
-        const data = new URLSearchParams(new FormData(form));
-        data.set('action', 'submit');
-        const key = form.elements.idempotency_key.value, scope = form.dataset.outboxScope;
-        localStorage.setItem(`rk-outbox|${scope}|1|${key}`, JSON.stringify({
-            scope, game: '1', key, url: form.getAttribute('action'), body: data.toString(), state: 'queued',
-            saved: Date.now(), statusUrl: form.dataset.statusUrl}));
-    }""")
-    referee.reload()
-    expect(referee.locator('[data-outbox-game="1"]')).to_have_text(QUEUED)
-    assert referee.evaluate("Object.keys(localStorage).filter(k => k.startsWith('rk-outbox|'))") == []
-    assert [item["state"] for item in outbox(referee, "sheet")] == ["queued"]
-    referee.context.set_offline(False)
-    expect(referee.locator('[data-outbox-game="1"]')).to_have_text(SENT)
-    assert len(sheets_of(stage)) == 1
-
-    event = make_event(checkin_override=Event.CheckinOverride.OPEN)
-    registration = make_registration(event, make_player(event.festival, name="김민준"))
-    desk = phone("desk")
-    missing = server.url("desk-missing", festival=event.festival.slug, event=event.slug)
-    sign_in(desk, make_staff(event.festival, "desk"), next_url=missing.removeprefix(server.root))
-    wait_until_cached(desk, missing.removeprefix(server.root))
-    desk.context.set_offline(True)
-    desk.evaluate("""() => {  // what static/js/desk-outbox.js used to keep for a tap offline
-        const form = document.querySelector('form[data-queue-url]');
-        const scope = document.querySelector('[data-desk-outbox]').dataset.deskOutbox;
-        const key = 'ab'.repeat(16);
-        localStorage.setItem(`rk-desk|${scope}|${key}`, JSON.stringify({
-            url: form.dataset.queueUrl, name: form.dataset.name, oneTimeKey: key,
-            csrf: form.querySelector('[name=csrfmiddlewaretoken]').value, saved: Date.now()}));
-    }""")
-    desk.reload()
-    expect(desk.locator("[data-desk-waiting]")).to_have_text("Waiting to send (1)")
-    assert desk.evaluate("Object.keys(localStorage).filter(k => k.startsWith('rk-desk|'))") == []
-    desk.context.set_offline(False)
-    expect(desk.locator('[data-desk-report="ok"]')).to_have_text("김민준 is checked in.")
-    assert Registration.objects.get(pk=registration.pk).is_checked_in

@@ -17,8 +17,9 @@ from .locking import lock_event
 from .registration import PlayerDetails, enter_walk_in, registration_snapshot
 
 
-def _admit(*, event: Event, registration: Registration, actor: Actor, now) -> bool:
-    """Check a locked registration in (R9); False if it already was. The caller records the change."""
+def admit(*, event: Event, registration: Registration, actor: Actor, now) -> bool:
+    """Check a locked registration in (R9); False if it already was. The caller holds the event lock and
+    records the change: the one rule for every way in (a tap, a walk-in, a tap queued offline)."""
     if not event.checkin_is_open(now):
         raise ServiceError(_("Check-in for this event is closed; late arrivals cannot be admitted."), code="closed")
     if registration.status == Registration.Status.WAITLISTED:
@@ -54,7 +55,7 @@ def check_in(*, registration: Registration, actor: Actor, now=None) -> Registrat
     with transaction.atomic():
         event = lock_event(registration.event_id)
         registration = Registration.objects.select_for_update(of=("self",)).select_related("player").get(pk=registration.pk)
-        if _admit(event=event, registration=registration, actor=actor, now=now):
+        if admit(event=event, registration=registration, actor=actor, now=now):
             record(actor=actor, action="checkin.in", target=registration, event=event,
                    after={"checked_in": now.isoformat()})
     return registration
@@ -77,7 +78,7 @@ def walk_in(*, event: Event, details: PlayerDetails, actor: Actor, now=None,
                                    code="closed")
             registration, before = enter_walk_in(event=event, details=details, now=now, consent=consent)
             if registration.status == Registration.Status.REGISTERED:
-                _admit(event=event, registration=registration, actor=actor, now=now)
+                admit(event=event, registration=registration, actor=actor, now=now)
             record(actor=actor, action="registration.walk_in", target=registration, event=event, before=before,
                    after=registration_snapshot(registration))
             return registration

@@ -14,7 +14,7 @@ from django.utils import timezone
 
 from ..models import AuditEntry, Registration
 from .audit import Actor, record
-from .checkin import _admit
+from .checkin import admit
 from .locking import lock_event
 
 KEY_SHAPE = re.compile(r"[0-9a-f]{32}")
@@ -33,7 +33,7 @@ def check_in_queued(*, registration: Registration, actor: Actor, key: str, now=N
             mine = AuditEntry.objects.filter(action="checkin.in", target_type="registration",
                                              target_id=registration.pk, after__key=key).exists()
             return registration, CHECKED_IN if mine else ALREADY
-        _admit(event=event, registration=registration, actor=actor, now=now)
+        admit(event=event, registration=registration, actor=actor, now=now)
         record(actor=actor, action="checkin.in", target=registration, event=event,
                after={"checked_in": now.isoformat(), "key": key, "queued": True})
     return registration, CHECKED_IN

@@ -87,6 +87,17 @@ def sync_with_every_page_closed(context, server, tag: str, check) -> None:
     probe.close()
 
 
+def referee_at_the_table(phone, server, link):
+    """A referee's phone on the table link's page, the sheet of game 1 in its cache (the table page asks the
+    worker to keep it). Returns (the page, the table page's address, game 1's path)."""
+    referee = phone("referee")
+    table_url = server.url("referee-link-table", token=link.token)
+    game_path = server.url("referee-link-game", token=link.token, stage=1, game=1).removeprefix(server.root)
+    referee.goto(table_url)
+    wait_until_cached(referee, game_path)
+    return referee, table_url, game_path
+
+
 def desk_with_players(phone, server, sign_in, names: list[str]):
     """A desk phone signed in on the list of who is missing, with that page in its cache; check-in open.
     Returns (event, registration per name, the page, the page's address)."""

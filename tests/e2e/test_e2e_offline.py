@@ -22,6 +22,7 @@ from tests.e2e.offline import (
     desk_with_players,
     fill,
     nudge,
+    referee_at_the_table,
     sheets_of,
     tap_check_ins_offline,
     wait_until_cached,
@@ -35,14 +36,9 @@ from tournament.services.checkin import check_in
 def test_a_sheet_sent_offline_waits_on_the_phone_arrives_once_and_the_chief_confirms_it(
         table, phone, server, shot, sign_in):
     stage, link, seats = table
-    referee = phone("referee")
+    referee, table_url, _game_path = referee_at_the_table(phone, server, link)
     context = referee.context
-    table_url = server.url("referee-link-table", token=link.token)
-    game_path = server.url("referee-link-game", token=link.token, stage=1, game=1).removeprefix(server.root)
-
-    referee.goto(table_url)
     manifest = referee.locator('link[rel="manifest"]').get_attribute("href")
-    wait_until_cached(referee, game_path)  # the table page asked the worker to keep its sheet to enter
     shot(referee, "table-online")
 
     context.set_offline(True)

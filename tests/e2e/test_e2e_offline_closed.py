@@ -14,6 +14,7 @@ from tests.e2e.offline import (
     fill,
     nudge,
     outbox,
+    referee_at_the_table,
     sheets_of,
     sync_with_every_page_closed,
     tap_check_ins_offline,
@@ -26,12 +27,8 @@ from tournament.services.checkin import check_in
 
 def test_a_sheet_queued_offline_is_sent_by_the_service_worker_with_the_page_closed(table, phone, server, shot):
     stage, link, seats = table
-    referee = phone("referee")
+    referee, table_url, _game_path = referee_at_the_table(phone, server, link)
     context = referee.context
-    table_url = server.url("referee-link-table", token=link.token)
-    game_path = server.url("referee-link-game", token=link.token, stage=1, game=1).removeprefix(server.root)
-    referee.goto(table_url)
-    wait_until_cached(referee, game_path)
 
     context.set_offline(True)
     referee.get_by_role("link", name="Enter the scores").first.click()

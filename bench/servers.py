@@ -1,7 +1,7 @@
 """The servers the benchmarks and the load test start on loopback: Redis, gunicorn, Debian's nginx.
 
-One place for how they are started (bench/http.py, loadtest/run.py, tests/test_nginx_cache.py), each on a
-free port of 127.0.0.1 and stopped by its own pid (`stop`), never by name.
+One place for how they are started (bench/http.py, loadtest/run.py, loadtest/two_servers.py, tests/served.py,
+tests/test_nginx_cache.py), each on a free port of 127.0.0.1 and stopped by its own pid (`stop`), never by name.
 """
 
 from __future__ import annotations
@@ -40,14 +40,23 @@ def stop(process: subprocess.Popen | None, seconds: float = 15) -> None:
         process.wait()
 
 
-def wait_until_up(url: str, seconds: float = 30, process: subprocess.Popen | None = None) -> None:
-    """Until `url` answers anything below 500 (a redirect or a 404 is an answer: the server is up)."""
+class _NoRedirect(urllib.request.HTTPRedirectHandler):
+    def redirect_request(self, *args, **kwargs):
+        return None  # a redirect (to HTTPS, to the login page) is an answer: the server is up
+
+
+def wait_until_up(url: str, seconds: float = 30, process: subprocess.Popen | None = None, *,
+                  host: str | None = None) -> None:
+    """Until `url` answers anything below 500 (a redirect or a 404 is an answer: the server is up), asked with
+    `host` as the Host header when given."""
     deadline = time.monotonic() + seconds
+    request = urllib.request.Request(url, headers={"Host": host} if host else {})
+    opener = urllib.request.build_opener(_NoRedirect())
     while True:
         if process is not None and process.poll() is not None:
             raise RuntimeError(f"the server for {url} stopped (exit {process.returncode})")
         try:
-            with urllib.request.urlopen(url, timeout=5):
+            with opener.open(request, timeout=5):
                 return
         except urllib.error.HTTPError as error:
             if error.code < 500:
@@ -82,11 +91,13 @@ def start_redis() -> tuple[subprocess.Popen, str] | None:
 
 
 def start_gunicorn(env: dict, port: int, *, workers: int = 2, app: str = "config.wsgi:application",
-                   extra: list[str] | None = None) -> subprocess.Popen:
-    """gunicorn with `workers` sync workers on 127.0.0.1:`port` (`extra`: log options and the like)."""
+                   extra: list[str] | None = None, log: Path | None = None) -> subprocess.Popen:
+    """gunicorn with `workers` sync workers on 127.0.0.1:`port` (`extra`: log options and the like); its output
+    goes to `log` when given."""
+    output = log.open("w") if log is not None else subprocess.DEVNULL
     return subprocess.Popen(
         [str(BIN / "gunicorn"), app, "--workers", str(workers), "--bind", f"127.0.0.1:{port}", *(extra or [])],
-        env=env, cwd=ROOT, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        env=env, cwd=ROOT, stdout=output, stderr=subprocess.STDOUT if log is not None else subprocess.DEVNULL)
 
 
 def nginx_conf(prefix: Path, port: int, upstream: str, *, connections: int = 1024) -> Path:

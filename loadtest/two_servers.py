@@ -37,8 +37,6 @@ import json
 import os
 import random
 import re
-import signal
-import socket
 import subprocess
 import sys
 import time
@@ -49,6 +47,8 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from bench import servers as bench_servers
+from bench.servers import free_port, start_gunicorn
 from loadtest.page_forms import PageForms, browser_data
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -146,12 +146,6 @@ class Server:
         return f"http://127.0.0.1:{self.port}{path}"
 
 
-def free_port() -> int:
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        return probe.getsockname()[1]
-
-
 def server_environment(database_url: str, redis_url: str) -> dict[str, str]:
     return {**os.environ, "DJANGO_SETTINGS_MODULE": SETTINGS, "DATABASE_URL": database_url, "REDIS_URL": redis_url,
             "REGISTRATION_RATE": f"{RATE_LIMIT}/h", "PYTHONUNBUFFERED": "1"}
@@ -160,41 +154,22 @@ def server_environment(database_url: str, redis_url: str) -> dict[str, str]:
 def start_server(name: str, env: dict, out: Path, workers: int) -> Server:
     port = free_port()
     log = out / f"server-{name}.log"
-    process = subprocess.Popen(
-        [str(BIN / "gunicorn"), "config.wsgi:application", "--workers", str(workers),
-         "--bind", f"127.0.0.1:{port}", "--timeout", "60", "--access-logfile", "-", "--error-logfile", "-",
-         "--access-logformat", '%(h)s %(t)s "%(r)s" %(s)s %(b)s %(M)sms'],
-        env=env, cwd=ROOT, stdout=log.open("w"), stderr=subprocess.STDOUT,
-    )
+    process = start_gunicorn(env, port, workers=workers, log=log, extra=[
+        "--timeout", "60", "--access-logfile", "-", "--error-logfile", "-",
+        "--access-logformat", '%(h)s %(t)s "%(r)s" %(s)s %(b)s %(M)sms'])
     return Server(name, port, process, log)
 
 
-def wait_until_up(server: Server, path: str, seconds: float = 60) -> None:
-    deadline = time.monotonic() + seconds
-    request = urllib.request.Request(server.url(path), headers={"Host": HOST})
-    while True:
-        if server.process.poll() is not None:
-            raise RuntimeError(f"server {server.name} stopped (exit {server.process.returncode}); see {server.log}")
-        try:
-            with urllib.request.urlopen(request, timeout=5) as response:
-                if response.status == 200:
-                    return
-        except (urllib.error.URLError, ConnectionError, TimeoutError):
-            pass
-        if time.monotonic() > deadline:
-            raise RuntimeError(f"server {server.name} did not answer within {seconds:.0f} s; see {server.log}")
-        time.sleep(0.3)
+def wait_until_up(server: Server, path: str, seconds: float = 60, host: str | None = None) -> None:
+    try:
+        bench_servers.wait_until_up(server.url(path), seconds, server.process, host=host or HOST)
+    except RuntimeError as error:
+        raise RuntimeError(f"server {server.name}: {error}:\n{server.log.read_text()}") from None
 
 
 def stop(server: Server | None, seconds: float = 20) -> None:
-    if server is None or server.process.poll() is not None:
-        return
-    server.process.send_signal(signal.SIGTERM)
-    try:
-        server.process.wait(seconds)
-    except subprocess.TimeoutExpired:
-        server.process.kill()
-        server.process.wait()
+    if server is not None:
+        bench_servers.stop(server.process, seconds)
 
 
 def flush_redis(url: str) -> None:
@@ -335,6 +310,7 @@ class Scenario:
         self.log(f"before any sheet: {len(self.public)} public addresses agree on A and B")
         self.sign_in_chief(self.a)
         servers = (self.a, self.b)
+        changed_cards: set[str] = set()
         for game in range(1, self.games + 1):
             for index, table in enumerate(self.plan["tables"]):
                 via = servers[(index + game) % 2]
@@ -344,8 +320,12 @@ class Scenario:
                 self.confirm(self.other(via), table, game)
                 confirmed = self.agree()
                 # Pages carry the event's version in their ETag; the API's ETag is its body's hash, and the
-                # event summary and a player's games change only at some confirmations.
-                must_change = {path for path in confirmed if not path.startswith(self.api)} | {self.api + "standings/"}
+                # event summary and a player's games change only at some confirmations, as does a player's live
+                # fragment (its ETag is what it shows: scoring/player_card.py).
+                cards = {path for path in confirmed if "/player/" in path and path.endswith("/live/")}
+                changed_cards |= {path for path in cards if confirmed[path] != etags[path]}
+                must_change = ({path for path in confirmed if not path.startswith(self.api)} - cards
+                               | {self.api + "standings/"})
                 kept = {path for path in must_change if confirmed[path] == etags[path]}
                 self.expect(not kept, f"after a confirmation these kept their ETag: {kept}")
                 standings = json.loads(self.phone.request(self.b, self.api + "standings/").body)
@@ -356,6 +336,8 @@ class Scenario:
                 self.log(f"game {game}, table {table['number']}: submitted via {via.name}, confirmed via "
                          f"{self.other(via).name}; public ETags unchanged after the submit, new after the "
                          f"confirmation, equal on A and B ({played} player-games in the standings)")
+        fragments = {path for path, _fragment, _page in self.public if "/player/" in path and path.endswith("/live/")}
+        self.expect(changed_cards == fragments, f"these player fragments never changed: {fragments - changed_cards}")
         self.rate_limit()
 
 

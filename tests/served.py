@@ -9,9 +9,6 @@ the test sees through the server's pages only).
 
 import os
 import sqlite3
-import time
-import urllib.error
-import urllib.request
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
@@ -20,7 +17,7 @@ from urllib.parse import quote
 from django.contrib.auth.hashers import PBKDF2PasswordHasher
 from django.db import connection
 
-from loadtest.two_servers import Server, start_server, stop
+from loadtest.two_servers import Server, start_server, stop, wait_until_up
 
 ROOT = Path(__file__).resolve().parent.parent
 SECRET_KEY = "served-by-a-test-" + "s" * 50
@@ -58,30 +55,6 @@ def server_environment(database_url: str, host: str, extra: dict[str, str]) -> d
     }
 
 
-class _Answer(urllib.request.HTTPRedirectHandler):
-    def redirect_request(self, *args, **kwargs):
-        return None  # a redirect (to HTTPS, say) is an answer: the server is up
-
-
-def wait_until_up(server: Server, host: str, seconds: float = 60) -> None:
-    deadline = time.monotonic() + seconds
-    request = urllib.request.Request(server.url("/accounts/login/"), headers={"Host": host})
-    opener = urllib.request.build_opener(_Answer())
-    while True:
-        if server.process.poll() is not None:
-            raise RuntimeError(f"the server stopped (exit {server.process.returncode}):\n{server.log.read_text()}")
-        try:
-            with opener.open(request, timeout=5):
-                return
-        except urllib.error.HTTPError:
-            return
-        except (urllib.error.URLError, ConnectionError, TimeoutError):
-            pass
-        if time.monotonic() > deadline:
-            raise RuntimeError(f"the server did not answer within {seconds:.0f} s:\n{server.log.read_text()}")
-        time.sleep(0.3)
-
-
 @contextmanager
 def production_server(*, database_url: str, out: Path, host: str = "localhost", env: dict[str, str] | None = None,
                       workers: int = 1) -> Iterator[Server]:
@@ -89,7 +62,7 @@ def production_server(*, database_url: str, out: Path, host: str = "localhost", 
     `out`/server-prod.log."""
     server = start_server("prod", server_environment(database_url, host, env or {}), out, workers)
     try:
-        wait_until_up(server, host)
+        wait_until_up(server, "/accounts/login/", host=host)
         yield server
     finally:
         stop(server)

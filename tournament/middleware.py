@@ -10,9 +10,11 @@ from django.contrib.auth import middleware as auth
 from django.contrib.auth.models import AnonymousUser
 from django.contrib.messages import middleware as messages
 from django.contrib.sessions import middleware as sessions
+from django.http import Http404, HttpResponseNotModified
 from django.urls import Resolver404, get_resolver
-from django.utils import timezone
+from django.utils import timezone, translation
 from django.utils.cache import patch_cache_control, patch_vary_headers
+from django.utils.http import parse_etags, quote_etag
 
 
 class ResetTimezoneMiddleware:
@@ -100,6 +102,38 @@ class MessageMiddleware(_SkippedInLane, messages.MessageMiddleware):
     pass
 
 
+class _DirectViews:
+    """The lane's addresses resolved once per process (per URLconf): path → the view marked `public_direct`
+    and its arguments, or None for any other view."""
+
+    MAX_PATHS = 4096
+
+    def __init__(self):
+        self._resolver = None
+        self._matches: dict = {}
+
+    def match(self, request):
+        resolver = get_resolver()  # a new one when the URLconf setting changes (tests)
+        if resolver is not self._resolver:
+            self._resolver, self._matches = resolver, {}
+        match = self._matches.get(request.path_info, _UNSEEN)
+        if match is _UNSEEN:
+            try:
+                match = resolver.resolve(request.path_info)
+            except Resolver404:
+                match = None
+            if match is not None and not getattr(match.func, "public_direct", False):
+                match = None
+            if len(self._matches) >= self.MAX_PATHS:
+                self._matches.clear()
+            self._matches[request.path_info] = match
+        return match
+
+
+_UNSEEN = object()
+_direct_views = _DirectViews()
+
+
 class PublicViewMiddleware:
     """Requests in the public lane for a view marked `public_direct` (the live public pages, scoring/views/
     public.py) go from here straight to that view, their address resolved once per process instead of once
@@ -107,32 +141,62 @@ class PublicViewMiddleware:
     limits (forms) and django-axes (sign-in). Everything above it — security headers, CSP, Vary, language,
     CSRF, X-Frame-Options — runs as for any request, and an error the view raises gets the usual page."""
 
-    MAX_PATHS = 4096
-
     def __init__(self, get_response):
         self.get_response = get_response
-        self._resolver = None
-        self._matches: dict = {}
 
     def __call__(self, request):
         if not public_lane(request) or hasattr(request, "urlconf"):
             return self.get_response(request)
-        resolver = get_resolver()  # a new one when the URLconf setting changes (tests)
-        if resolver is not self._resolver:
-            self._resolver, self._matches = resolver, {}
-        match = self._matches.get(request.path_info)
+        match = _direct_views.match(request)
         if match is None:
-            try:
-                match = resolver.resolve(request.path_info)
-            except Resolver404:
-                return self.get_response(request)
-            if len(self._matches) >= self.MAX_PATHS:
-                self._matches.clear()
-            self._matches[request.path_info] = match
-        if not getattr(match.func, "public_direct", False):
             return self.get_response(request)
         request.resolver_match = match
         return match.func(request, *match.args, **match.kwargs)
+
+
+class NotModifiedMiddleware:
+    """An anonymous phone polling a live fragment that has not changed gets its 304 here, before the rest of
+    the stack: the answer to most polls, so what it skips is most of a poll's cost (docs/PERFORMANCE.md).
+
+    Only fragments (views with `fragment_etag`, scoring/views/public.py), only in the public lane (anonymous,
+    no session), only with If-None-Match, and only when the ETag the view itself computes — in the language
+    the locale middleware would choose — matches; anything else goes down the whole stack as before. The 304
+    carries what RFC 9110 (15.4.5) asks of one: the ETag, Cache-Control and Vary that the full stack sends for
+    that fragment (tests/test_public_direct.py compares them); a browser keeps the other headers of the
+    response it stored, and a fragment is read by htmx, never shown as a page of its own."""
+
+    VARY = "Accept-Language, Cookie"
+
+    def __init__(self, get_response):
+        self.get_response = get_response
+
+    def __call__(self, request):
+        if "HTTP_IF_NONE_MATCH" in request.META and public_lane(request) and not hasattr(request, "urlconf"):
+            match = _direct_views.match(request)
+            etag_of = getattr(match.func, "fragment_etag", None) if match is not None else None
+            if etag_of is not None:
+                response = self._not_modified(request, etag_of, match)
+                if response is not None:
+                    return response
+        return self.get_response(request)
+
+    def _not_modified(self, request, etag_of, match):
+        translation.activate(translation.get_language_from_request(request))
+        request.user = AnonymousUser()
+        try:
+            etag = etag_of(request, *match.args, **match.kwargs)
+        except Http404:
+            return None
+        finally:
+            timezone.deactivate()  # the view's festival zone: no answer of this request is rendered here
+        tags = {tag.removeprefix("W/") for tag in parse_etags(request.META["HTTP_IF_NONE_MATCH"])}
+        if not etag or (quote_etag(etag) not in tags and "*" not in tags):  # weak comparison, as Django's
+            return None
+        response = HttpResponseNotModified()
+        response["ETag"] = quote_etag(etag)
+        response["Cache-Control"] = "no-cache"
+        response["Vary"] = self.VARY
+        return response
 
 
 class CSPMiddleware(BaseCSPMiddleware):

@@ -41,6 +41,8 @@ INSTALLED_APPS = [
 
 MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
+    # An unchanged live fragment polled by an anonymous phone: its 304 here, the rest skipped.
+    "tournament.middleware.NotModifiedMiddleware",
     # Outside the rest, so refusals and error pages of the staff addresses are never stored either.
     "tournament.middleware.NoStoreForStaffMiddleware",
     "tournament.middleware.CSPMiddleware",  # django-csp's, building the policy once

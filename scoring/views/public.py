@@ -113,6 +113,8 @@ def live(page: str, *, fragment: bool = False, etag=None):
         wrapped.__name__ = view.__name__
         wrapped.__doc__ = view.__doc__
         wrapped.public_direct = True  # anonymous requests skip URL resolution (tournament/middleware.py)
+        if fragment:  # and an anonymous poll of an unchanged fragment gets its 304 before the stack
+            wrapped.fragment_etag = etag or _etag(page)
         return wrapped
     return decorate
 

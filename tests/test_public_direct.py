@@ -224,3 +224,23 @@ def test_a_change_answers_the_next_poll_with_the_new_fragment():
     event.save()
     hidden = phone.get(url, HTTP_IF_NONE_MATCH=etag)
     assert hidden.status_code == 200 and hidden["ETag"] != etag
+
+
+def test_a_fragment_the_304_road_passed_on_is_rendered_in_the_festivals_time_zone(monkeypatch):
+    """The road above the stack fetched the event (and its zone); the stack resets the zone before the view."""
+    from django.utils import timezone
+
+    from scoring.views import public
+    from tests.factories import make_festival
+
+    event = make_event(make_festival(timezone="Asia/Hong_Kong"))
+    url = urls(event, 1)[1]
+    zones, real_render = [], public.render
+
+    def render(*args, **kwargs):
+        zones.append(timezone.get_current_timezone_name())
+        return real_render(*args, **kwargs)
+
+    monkeypatch.setattr(public, "render", render)
+    assert Client().get(url, HTTP_IF_NONE_MATCH='"an-old-version"').status_code == 200
+    assert zones == ["Asia/Hong_Kong"]

@@ -12,6 +12,7 @@ from django.http import Http404, HttpResponse
 from django.middleware.csrf import get_token
 from django.shortcuts import render
 from django.urls import path
+from django.utils import timezone
 from django.utils.cache import patch_cache_control
 from django.views.decorators.http import condition
 
@@ -42,6 +43,8 @@ def _event(request, festival: str, event: str) -> Event:
     cached = getattr(request, "_public_event", None)
     if cached is None:
         cached = request._public_event = public_event(festival, event)
+    else:  # fetched by a middleware above (tournament/middleware.py), whose zone the stack has reset since
+        timezone.activate(cached.festival.tzinfo)
     return cached
 
 

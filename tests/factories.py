@@ -70,6 +70,12 @@ def make_registration(event, player=None, **fields) -> Registration:
     return Registration.objects.create(event=event, player=player, **fields)
 
 
+def agreed(festival) -> dict:
+    """A registration's fields for an online agreement, by the player, to the festival's notice as it is now."""
+    return {"consent_notice_version": festival.privacy_notice_version, "consented_at": timezone.now(),
+            "consent_by": Registration.ConsentBy.PLAYER, "consent_how": Registration.ConsentHow.ONLINE}
+
+
 def make_staff(festival, role: str, username: str | None = None, password: str = "pw-for-tests-only") -> User:
     """A user holding `role` at the festival."""
     user = User.objects.create_user(username=username or f"{role.replace(' ', '-')}-{next(_counter)}", password=password)

@@ -217,6 +217,85 @@ def test_entering_another_event_from_the_personal_page_keeps_the_earlier_agreeme
         1, registration.consented_at, How.ONLINE)
 
 
+def test_once_the_notice_changed_entering_another_event_asks_for_agreement_again(festival):
+    first, second = open_event(festival), open_event(festival, days_ahead=11)
+    details = PlayerDetails(name="Anna", contact="anna@example.org", birth_year=1999)
+    registration = register(event=first, details=details, actor=Actor(label="t"),
+                            consent=Consent(by=By.PLAYER, how=How.ONLINE, notice_version=1))
+    festival.privacy_notice_version = 2
+    festival.save(update_fields=["privacy_notice_version"])
+    audits = AuditEntry.objects.count()
+    with pytest.raises(ServiceError) as asked:
+        register_existing_player(event=second, player=registration.player, actor=Actor(label="t"))
+    assert asked.value.code == "consent_needed"
+    assert not Registration.objects.filter(event=second).exists() and AuditEntry.objects.count() == audits
+    with pytest.raises(ServiceError) as changed:  # read version 1, while version 2 is the notice now
+        register_existing_player(event=second, player=registration.player, actor=Actor(label="t"),
+                                 consent=Consent(by=By.PLAYER, how=How.ONLINE, notice_version=1))
+    assert changed.value.code == "notice_changed"
+    other = register_existing_player(event=second, player=registration.player, actor=Actor(label="t"),
+                                     consent=Consent(by=By.PLAYER, how=How.ONLINE, notice_version=2))
+    other.refresh_from_db()
+    assert (other.consent_notice_version, other.consent_by, other.consent_how) == (2, By.PLAYER, How.ONLINE)
+    assert other.consented_at > registration.consented_at
+
+
+def test_a_child_entering_another_event_needs_the_guardians_agreement_again(festival):
+    first, second = open_event(festival), open_event(festival, days_ahead=11)
+    child = PlayerDetails(name="Kid", contact="kid@example.org", birth_year=int(twelve_year_old_born(festival)),
+                          guardian_name="Parent", guardian_contact="parent@example.org")
+    registration = register(event=first, details=child, actor=Actor(label="t"),
+                            consent=Consent(by=By.GUARDIAN, how=How.ONLINE))
+    festival.privacy_notice_version += 1
+    festival.save(update_fields=["privacy_notice_version"])
+    with pytest.raises(ServiceError) as refused:
+        register_existing_player(event=second, player=registration.player, actor=Actor(label="t"),
+                                 consent=Consent(by=By.PLAYER, how=How.ONLINE))
+    assert refused.value.code == "guardian"
+    other = register_existing_player(event=second, player=registration.player, actor=Actor(label="t"),
+                                     consent=Consent(by=By.GUARDIAN, how=How.ONLINE))
+    assert other.consent_by == By.GUARDIAN
+
+
+def test_the_personal_page_shows_the_notice_and_enters_once_the_player_agrees(client, festival):
+    first, second = open_event(festival), open_event(festival, name="Pairs", days_ahead=11)
+    player = make_player(festival)
+    make_registration(first, player)  # before consent was recorded: nothing agreed to yet
+    url = reverse("player-enter", kwargs={"token": player.token, "event": second.slug})
+    for language, lead in (("ko", "수집"), ("zh-hant", "收集")):
+        with translation.override(language):
+            asked = client.post(url, HTTP_ACCEPT_LANGUAGE=language)
+        assert asked.status_code == 200 and lead in text(asked)
+    asked = client.post(url)
+    assert 'id="collection-notice"' in text(asked) and 'name="agree"' in text(asked)
+    assert "guardian_agrees" not in text(asked)  # an adult agrees for themselves
+    assert not Registration.objects.filter(event=second).exists()
+    unticked = client.post(url, {"notice_version": str(festival.privacy_notice_version)})
+    assert "Without agreement to the collection notice" in text(unticked)
+    stale = client.post(url, {"notice_version": "99", "agree": "on"})
+    assert "changed while you were reading it" in text(stale)
+    for nonsense in ({"notice_version": "x", "agree": "on"}, {"notice_version": "-1", "agree": "on"}):
+        assert client.post(url, nonsense).status_code == 200
+    assert not Registration.objects.filter(event=second).exists()
+    entered = client.post(url, {"notice_version": str(festival.privacy_notice_version), "agree": "on"})
+    assert entered.status_code == 302
+    registration = Registration.objects.get(event=second, player=player)
+    assert (registration.consent_notice_version, registration.consent_by) == (
+        festival.privacy_notice_version, By.PLAYER)
+
+
+def test_a_childs_entry_from_the_personal_page_asks_the_guardian(client, festival):
+    second = open_event(festival, days_ahead=11)
+    player = make_player(festival, birth_year=int(twelve_year_old_born(festival)), guardian_name="Parent",
+                         guardian_contact="parent@example.org")
+    url = reverse("player-enter", kwargs={"token": player.token, "event": second.slug})
+    assert 'name="guardian_agrees"' in text(client.post(url))
+    data = {"notice_version": str(festival.privacy_notice_version), "agree": "on"}
+    assert "A parent or guardian must agree" in text(client.post(url, data))
+    assert client.post(url, {**data, "guardian_agrees": "on"}).status_code == 302
+    assert Registration.objects.get(event=second, player=player).consent_by == By.GUARDIAN
+
+
 # --- the desk ----------------------------------------------------------------------------------------------
 
 

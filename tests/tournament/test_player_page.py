@@ -6,7 +6,7 @@ import pytest
 from django.urls import reverse
 from django.utils import timezone
 
-from tests.factories import make_festival, make_player, make_registration, make_staff, open_event
+from tests.factories import agreed, make_festival, make_player, make_registration, make_staff, open_event
 from tournament.models import Registration
 from tournament.permissions import DESK, REFEREE
 
@@ -200,7 +200,7 @@ def test_a_get_to_the_withdraw_address_changes_nothing(client):
 def test_other_open_events_are_offered_and_one_tap_enters_them(client):
     festival = make_festival()
     player = make_player(festival)
-    make_registration(open_event(festival, days_ahead=10), player)
+    make_registration(open_event(festival, days_ahead=10), player, **agreed(festival))
     more = open_event(festival, name="Pairs", days_ahead=11)
     not_yet = open_event(festival, days_ahead=40)
 

@@ -9,6 +9,7 @@ from django.db import connection
 from tests.factories import EVENT_DAY, make_event, make_festival, make_player, make_registration
 from tournament.models import AuditEntry, Player, Registration
 from tournament.services.audit import Actor
+from tournament.services.consent import Consent
 from tournament.services.errors import ServiceError
 from tournament.services.registration import (
     PlayerDetails,
@@ -200,7 +201,9 @@ def test_entering_again_after_withdrawing_queues_at_the_end_of_the_line():
     withdraw(registration=second, actor=ACTOR, now=BEFORE_DEADLINE)
 
     back = register_existing_player(event=event, player=second.player, actor=ACTOR,
-                                    now=BEFORE_DEADLINE + dt.timedelta(minutes=1))
+                                    now=BEFORE_DEADLINE + dt.timedelta(minutes=1),
+                                    consent=Consent(by=Registration.ConsentBy.PLAYER,
+                                                    how=Registration.ConsentHow.ONLINE))
 
     assert back.pk == second.pk
     assert back.status == Registration.Status.WAITLISTED

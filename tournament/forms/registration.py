@@ -220,20 +220,23 @@ class ConsentFields(forms.Form):
         return Consent(by=by, how=self.how, notice_version=notice_version)
 
 
-class PublicRegistrationForm(ConsentFields, RegistrationForm):
-    """The public form: the notice's version the player read comes back with it, so a notice changed
-    meanwhile is read again (services.consent.check_consent)."""
+def notice_version_field() -> forms.IntegerField:
+    """The version of the notice the person read, sent back with the form, so a notice changed meanwhile is
+    read again (services.consent.check_consent)."""
+    reload = _("Please reload the page and try again.")
+    return forms.IntegerField(widget=forms.HiddenInput, min_value=1, max_value=2**31 - 1, error_messages={
+        "required": reload, "invalid": reload, "min_value": reload, "max_value": reload})
 
-    notice_version = forms.IntegerField(widget=forms.HiddenInput, min_value=1, max_value=2**31 - 1,
-                                        error_messages={"required": _("Please reload the page and try again."),
-                                                        "invalid": _("Please reload the page and try again.")})
+
+class PublicRegistrationForm(ConsentFields, RegistrationForm):
+    """The public form, with the version of the notice the player read."""
+
+    notice_version = notice_version_field()
 
     def __init__(self, *args, festival, **kwargs):
         super().__init__(*args, festival=festival, **kwargs)
         self.fields["notice_version"].initial = festival.privacy_notice_version
         self.fields["guardian_name"].help_text = ""  # the note above the guardian's fields says it
-        self.fields["notice_version"].error_messages.update(
-            min_value=_("Please reload the page and try again."), max_value=_("Please reload the page and try again."))
         first_child_year = youngest_without_guardian(festival) + 1
         self.helper.layout = Layout(
             "name", "contact", "birth_year", "affiliation", "ranking_id",
@@ -244,6 +247,26 @@ class PublicRegistrationForm(ConsentFields, RegistrationForm):
                 data_guardian_from=str(first_child_year)),
             "agree", "notice_version",
         )
+
+    def given_consent(self, **kwargs) -> Consent:
+        return super().given_consent(notice_version=self.cleaned_data["notice_version"])
+
+
+class EnterAgainForm(ConsentFields):
+    """Entering one more event from the personal page once the festival's notice needs agreeing to again: the
+    agreement (a child's guardian's, with the guardian the player registered with) and the version read."""
+
+    notice_version = notice_version_field()
+
+    def __init__(self, *args, player: Player, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.player, self.festival = player, player.festival
+        self.fields["notice_version"].initial = self.festival.privacy_notice_version
+        if not self.is_child():
+            del self.fields["guardian_agrees"]
+
+    def is_child(self) -> bool:
+        return needs_guardian(self.festival, self.player.birth_year)
 
     def given_consent(self, **kwargs) -> Consent:
         return super().given_consent(notice_version=self.cleaned_data["notice_version"])

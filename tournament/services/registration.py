@@ -195,21 +195,20 @@ def register(*, event: Event, details: PlayerDetails, actor: Actor, now=None, by
         raise ServiceError(_("This registration already exists."), code="duplicate") from None
 
 
-def _carry_consent(registration: Registration) -> None:
-    """The player's earlier agreement to this festival's notice covers another of its events while the notice
-    is unchanged: the new registration keeps that agreement (its time and who gave it), not a new one."""
-    current = Festival.objects.values_list("privacy_notice_version", flat=True).get(pk=registration.event.festival_id)
-    earlier = (Registration.objects.filter(player_id=registration.player_id, consent_notice_version=current)
-               .exclude(pk=registration.pk).order_by("-consented_at").first())
-    if earlier is None:
-        return
-    for name in ("consent_notice_version", "consented_at", "consent_by", "consent_how"):
-        setattr(registration, name, getattr(earlier, name))
-    registration.save(update_fields=["consent_notice_version", "consented_at", "consent_by", "consent_how"])
+def current_agreement(player: Player, festival: Festival) -> Registration | None:
+    """The player's latest registration that agreed to the festival's notice as it is now, if any."""
+    return (Registration.objects.filter(player_id=player.pk, consent_notice_version=festival.privacy_notice_version)
+            .order_by("-consented_at").first())
 
 
-def register_existing_player(*, event: Event, player: Player, actor: Actor, now=None) -> Registration:
-    """From the player's own page: enter one more event of the same festival."""
+def register_existing_player(*, event: Event, player: Player, actor: Actor, now=None,
+                             consent: Consent | None = None) -> Registration:
+    """From the player's own page: enter one more event of the same festival.
+
+    An agreement to the festival's collection notice as it is now covers the new event too: the registration
+    keeps it (its time and who gave it). Without one — the notice changed since, or none was ever recorded —
+    the player (a child's guardian) agrees again with `consent`, or nothing is entered (code
+    "consent_needed"). The same checks as registering apply (services.consent)."""
     now = now or timezone.now()
     if player.festival_id != event.festival_id:
         raise ServiceError(_("This event belongs to another festival."), code="other_festival")
@@ -218,8 +217,25 @@ def register_existing_player(*, event: Event, player: Player, actor: Actor, now=
             event = lock_event(event)
             if not event.registration_is_open(now):
                 raise ServiceError(_("Registration for this event is not open."), code="closed")
-            registration = _enter(event=event, player=player, actor=actor, now=now, action="registration.created")
-            _carry_consent(registration)
+            festival = Festival.objects.get(pk=event.festival_id)
+            earlier = current_agreement(player, festival)
+            version = None
+            if earlier is None and consent is not None:
+                version = check_consent(festival=festival, birth_year=player.birth_year,
+                                        guardian_name=player.guardian_name,
+                                        guardian_contact=player.guardian_contact, consent=consent)
+            registration = _enter(event=event, player=player, actor=actor, now=now, action="registration.created",
+                                  consent=consent if earlier is None else None, version=version)
+            if earlier is None and consent is None:
+                # Nothing else stands in the way (a clash, a second entry are refused above): the player agrees
+                # first. Raised inside the transaction, so nothing of this entry is kept.
+                raise ServiceError(_("To enter this event, read the festival's collection notice and agree to "
+                                     "it."), code="consent_needed")
+            if earlier is not None:
+                for name in ("consent_notice_version", "consented_at", "consent_by", "consent_how"):
+                    setattr(registration, name, getattr(earlier, name))
+                registration.save(update_fields=["consent_notice_version", "consented_at", "consent_by",
+                                                 "consent_how"])
             return registration
     except IntegrityError:
         raise ServiceError(_("This registration already exists."), code="duplicate") from None

@@ -13,8 +13,9 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.views.decorators.cache import never_cache
 
-from ..forms.registration import WithdrawForm
+from ..forms.registration import EnterAgainForm, WithdrawForm
 from ..models import Event, Player, Registration
+from ..notice import notice_for
 from ..permissions import DESK, has_role
 from ..qr import qr_svg
 from ..services import seating
@@ -123,7 +124,13 @@ def player_withdraw(request, token, registration_id):
     return redirect(player.get_absolute_url())
 
 
+# Refusals the player answers by reading the festival's notice and agreeing (again).
+ASK_CONSENT = ("consent_needed", "notice_changed", "guardian")
+
+
 def player_enter(request, token, event):
+    """Enter one more event. Where the festival's notice needs agreeing to (again), the notice and the
+    agreement are shown first, and nothing is entered until the player (a child's guardian) agrees."""
     player = _player(token)
     if request.method != "POST":
         return redirect(player.get_absolute_url())
@@ -131,15 +138,29 @@ def player_enter(request, token, event):
         event = Event.objects.get(festival_id=player.festival_id, slug=event)
     except Event.DoesNotExist:
         raise Http404 from None
+    agreeing = "notice_version" in request.POST  # sent from the notice's page, not the plain button
+    form = EnterAgainForm(request.POST if agreeing else None, player=player)
+    if agreeing and not form.is_valid():
+        return _ask_consent(request, player, event, form)
     try:
-        registration = register_existing_player(event=event, player=player, actor=_actor(request))
+        registration = register_existing_player(event=event, player=player, actor=_actor(request),
+                                                consent=form.given_consent() if agreeing else None)
     except ServiceError as error:
+        if error.code in ASK_CONSENT:
+            return _ask_consent(request, player, event, EnterAgainForm(player=player),
+                                reason=error.message if agreeing else "")
         messages.error(request, error.message)
     else:
         messages.success(request, _("%(event)s: %(outcome)s") % {
             "event": event.name, "outcome": outcome_message(registration)
         })
     return redirect(player.get_absolute_url())
+
+
+def _ask_consent(request, player, event, form, reason: str = ""):
+    return render(request, "tournament/player_enter.html", {
+        "player": player, "festival": player.festival, "event": event, "form": form, "reason": reason,
+        "notice": notice_for(player.festival)})
 
 
 urlpatterns = [

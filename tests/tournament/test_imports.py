@@ -640,7 +640,9 @@ def _export(client, festival, fmt, **params):
 
 
 def test_csv_export_is_utf8_with_bom_in_registration_order_with_withdrawn(organiser_client, festival, events):
-    first = make_registration(events["open"], make_player(festival, name="김민준", contact="+82 10-1234-5678", birth_year=2009))
+    first = make_registration(events["open"], make_player(festival, name="김민준", contact="+82 10-1234-5678", birth_year=2009),
+                              consent_notice_version=3, consented_at=dt.datetime(2030, 10, 1, 3, 0, tzinfo=dt.UTC),
+                              consent_by=Registration.ConsentBy.GUARDIAN, consent_how=Registration.ConsentHow.PAPER)
     make_registration(events["junior"], make_player(festival, name="陳大文", affiliation="@school"), status=S.WITHDRAWN)
     make_registration(events["pairs"], make_player(festival, name="=cmd|' /C calc'!A0", affiliation="-2+3"))
     first.checked_in_at, first.number = dt.datetime(2030, 11, 2, 1, 45, tzinfo=dt.UTC), 7
@@ -652,13 +654,18 @@ def test_csv_export_is_utf8_with_bom_in_registration_order_with_withdrawn(organi
     data = tablib.Dataset().load(response.content.decode("utf-8-sig"), format="csv")
     assert data.headers == ["Event", "Name", "E-mail or phone", "Birth year", "School or club", "National ranking id",
                             "Parent's or guardian's name", "Parent's or guardian's e-mail or phone",
-                            "Status", "Player number", "Checked in at", "Registered at"]
+                            "Status", "Player number", "Checked in at", "Registered at", "Notice version agreed to",
+                            "Agreed at", "Agreed by", "How agreed"]
     assert data[0][:11] == ("open", "김민준", "'+82 10-1234-5678", "2009", "", "", "", "", "Registered", "7",
                             "2030-11-02 10:45")
     assert data[1][1] == "陳大文" and data[1][4] == "'@school" and data[1][8] == "Withdrawn"
     # Formula injection: every cell a spreadsheet would run starts with ' instead.
     assert data[2][1] == "'=cmd|' /C calc'!A0" and data[2][4] == "'-2+3"
     assert re.fullmatch(r"\d{4}-\d\d-\d\d \d\d:\d\d", data[0][11])
+    # What each registration agreed to, and who agreed (a child's guardian, on the desk's paper form).
+    assert data[0][12:] == ("3", "2030-10-01 12:00", str(Registration.ConsentBy.GUARDIAN.label),
+                            str(Registration.ConsentHow.PAPER.label))
+    assert data[1][12:] == ("", "", "", "")
 
 
 def test_xlsx_export_has_the_same_rows_and_no_formulas(organiser_client, festival, events):

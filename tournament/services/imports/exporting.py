@@ -40,6 +40,9 @@ def registrations_dataset(*, festival, event: Event | None = None) -> tablib.Dat
             player.ranking_id, player.guardian_name, player.guardian_contact,
             str(registration.get_status_display()), registration.number or "",
             _local(registration.checked_in_at, tzinfo), _local(registration.created_at, tzinfo),
+            registration.consent_notice_version or "", _local(registration.consented_at, tzinfo),
+            str(registration.get_consent_by_display()) if registration.consent_by else "",
+            str(registration.get_consent_how_display()) if registration.consent_how else "",
         ]
         dataset.append([neutralise(value) for value in row])
     return dataset

@@ -15,7 +15,9 @@ FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r")
 # The guardian's columns are needed only on a child's row (services.consent.needs_guardian).
 IMPORT_COLUMNS = ("event", "name", "contact", "birth_year", "affiliation", "ranking_id", "guardian_name",
                   "guardian_contact")
-EXPORT_COLUMNS = IMPORT_COLUMNS + ("status", "number", "checked_in_at", "registered_at")
+# The consent columns show what each registration agreed to (services.consent); an import declares its own.
+EXPORT_COLUMNS = IMPORT_COLUMNS + ("status", "number", "checked_in_at", "registered_at", "consent_notice_version",
+                                   "consented_at", "consent_by", "consent_how")
 
 COLUMN_LABELS = {
     "event": gettext_lazy("Event"),
@@ -30,6 +32,10 @@ COLUMN_LABELS = {
     "number": gettext_lazy("Player number"),
     "checked_in_at": gettext_lazy("Checked in at"),
     "registered_at": gettext_lazy("Registered at"),
+    "consent_notice_version": gettext_lazy("Notice version agreed to"),
+    "consented_at": gettext_lazy("Agreed at"),
+    "consent_by": gettext_lazy("Agreed by"),
+    "consent_how": gettext_lazy("How agreed"),
 }
 
 

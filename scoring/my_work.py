@@ -7,13 +7,14 @@ queries, whatever the number of festivals and events.
 
 from dataclasses import dataclass, field
 
-from django.db.models import Prefetch
+from django.db.models import Count, Prefetch, Q
 from django.urls import reverse
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
-from tournament.models import Draw, Event, Festival, StaffRole, Stage
+from tournament.models import Draw, Event, Festival, Registration, StaffRole, Stage
 from tournament.permissions import CHIEF_REFEREE, DESK, ORGANISER, REFEREE, ROLES
+from tournament.services.late_places import LatePlaces, late_places
 
 from .models import RefereeAssignment
 
@@ -47,14 +48,19 @@ def _event_url(name: str, event: Event, **kwargs) -> str:
 
 
 def next_step(event: Event, stages: list[Stage], now) -> Link:
-    """The organiser's next action in the flow of the day: check-in, numbers, draw, release, play, results.
-    `stages` carry `first_games` (their seatings of game 1, draft or released)."""
+    """The organiser's next action in the flow of the day: check-in, late places, numbers, draw, release, play,
+    results. `stages` carry `first_games` (their seatings of game 1, draft or released)."""
     if not stages:
         if event.numbers_assigned_at is None:
             if event.checkin_is_open(now):
                 return Link(_("Close check-in"), _event_url("manage-event", event) + "#checkin-heading")
             if now < event.checkin_opens_at and event.checkin_override == "":
                 return Link(_("Registrations"), _event_url("manage-event", event))
+            late = _late_places(event, now)
+            if late.usable:  # places empty after check-in, players waiting (R9)
+                return Link(_("Late places at the desk"), _event_url("desk-late-places", event))
+            if not late.opened and not late.blockers:
+                return Link(_("Open late places"), _event_url("manage-event", event) + "#late-places")
             return Link(_("Assign player numbers"), _event_url("manage-event", event) + "#numbers-heading")
         return Link(_("Make the first draw"), _event_url("manage-draws", event))
     stage = stages[-1]
@@ -70,6 +76,13 @@ def next_step(event: Event, stages: list[Stage], now) -> Link:
     return Link(_("Results"), _event_url("manage-results", event))
 
 
+def _late_places(event: Event, now) -> LatePlaces:
+    """R9: places left empty after check-in, for waiting-list players present; from the counts `my_work` reads
+    with the events (one query for them all), else read here."""
+    return late_places(event, now=now, checked_in=getattr(event, "checked_in_count", None),
+                       waiting=getattr(event, "waiting_count", None))
+
+
 def my_work(user) -> tuple[list[FestivalWork], list[RefereeAssignment]]:
     """The user's festivals with their roles and each event's links, and their open table assignments."""
     now = timezone.now()
@@ -77,7 +90,11 @@ def my_work(user) -> tuple[list[FestivalWork], list[RefereeAssignment]]:
     stages = Stage.objects.order_by("number").prefetch_related(
         Prefetch("draws", queryset=Draw.objects.filter(game=1).only("pk", "stage_id", "status"), to_attr="first_games"))
     festivals = list(festivals.distinct().prefetch_related(
-        Prefetch("events", queryset=Event.objects.order_by("starts_at", "name").prefetch_related(
+        Prefetch("events", queryset=Event.objects.order_by("starts_at", "name").annotate(
+            checked_in_count=Count("registrations", filter=Q(registrations__status=Registration.Status.REGISTERED,
+                                                             registrations__checked_in_at__isnull=False)),
+            waiting_count=Count("registrations", filter=Q(registrations__status=Registration.Status.WAITLISTED)),
+        ).prefetch_related(
             Prefetch("stages", queryset=stages, to_attr="stage_list"))),
         Prefetch("staff_roles", queryset=StaffRole.objects.filter(user=user), to_attr="my_roles"),
     ))

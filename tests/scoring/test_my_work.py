@@ -8,8 +8,8 @@ from django.utils import timezone
 
 from scoring.models import RefereeAssignment
 from scoring.my_work import next_step
-from tests.factories import make_event, make_staff, open_event, released_stage
-from tournament.models import Event, StaffRole, Stage
+from tests.factories import make_event, make_registration, make_staff, open_event, released_stage
+from tournament.models import Event, Registration, StaffRole, Stage
 
 HOME = "/manage/"
 
@@ -52,6 +52,18 @@ def test_the_organiser_follows_the_day_step_by_step(db):
     assert next_step(checking_in, [], now).label == "Close check-in"
     closed = make_event(checkin_override=Event.CheckinOverride.CLOSED)
     assert next_step(closed, [], now).label == "Assign player numbers"
+    # R9: a place left empty after check-in and a player waiting: late places first, then at the desk.
+    waiting = make_event(checkin_override=Event.CheckinOverride.CLOSED, capacity=2)
+    make_registration(waiting, checked_in_at=now)
+    make_registration(waiting, status=Registration.Status.WAITLISTED)
+    assert next_step(waiting, [], now).label == "Open late places"
+    assert next_step(waiting, [], now).url == event_url("manage-event", waiting) + "#late-places"
+    Event.objects.filter(pk=waiting.pk).update(late_places_opened_at=now)
+    waiting.refresh_from_db()
+    assert next_step(waiting, [], now).url == event_url("desk-late-places", waiting)
+    Event.objects.filter(pk=waiting.pk).update(numbers_assigned_at=now)
+    waiting.refresh_from_db()
+    assert next_step(waiting, [], now).label == "Make the first draw"
 
     stage = released_stage(8)
     event = stage.event

@@ -14,7 +14,6 @@ mean equal pages across a played event.
 """
 
 import hashlib
-import threading
 from dataclasses import dataclass
 
 from django.urls import reverse
@@ -120,10 +119,9 @@ class Book:
                 self.seats.setdefault(registration, []).append((self.stages[stage], game, row))
                 self.tables.setdefault(table, []).append(row)
         self.players: dict[int, Registration] = dict(entrants)  # by id: whoever a page names
-        seated = {row.registration for rows in self.tables.values() for row in rows}
-        if seated - self.players.keys():  # seated but not among the entrants: not expected, but never a gap
-            self.players.update((r.id, r) for r in Registration.objects.filter(
-                id__in=seated - self.players.keys()).select_related("player"))
+        unknown = {row.registration for rows in self.tables.values() for row in rows} - self.players.keys()
+        if unknown:  # seated but not among the entrants: not expected, but never a gap
+            self.players.update((r.id, r) for r in Registration.objects.filter(id__in=unknown).select_related("player"))
         self.leaving: dict[int, ConductRecord] = departures(event)
         self.lines = {line.player: line for line in snapshot.standings.lines}
         self.results: dict[int, list] = {}
@@ -176,21 +174,21 @@ class Book:
         for result in mine if shown.games else ():
             mates = []
             if shown.draw:
-                others = [snapshot.standings.registrations[p] for p in
-                          snapshot.at_table[(result.stage, result.game, result.table)]
-                          if p != registration.id and p in snapshot.standings.registrations]
+                entrants = snapshot.standings.registrations
+                others = [entrants[p] for p in snapshot.at_table[(result.stage, result.game, result.table)]
+                          if p != registration.id and p in entrants]
                 mates = [Mate(r.number, self._name(r), self._url(r.number))
                          for r in sorted(others, key=lambda r: r.number or 0)]
             games.append(GameRow(self._stage_name(result.stage), result.game, result.table if shown.draw else 0,
                                  signed(result.score) if shown.scores else "", result.win and shown.scores,
                                  ranks.get((result.stage, result.game), ""), tuple(mates)))
         line = self.lines.get(registration.id) if shown.standings else None
+        average = snapshot.standings.points == "average"
         stats = None
         if line is not None and line.games:
-            average = snapshot.standings.points == "average"
             stats = Stats(f"{line.rank}=" if line.tied else str(line.rank), line.games, line.wins,
                           signed(line.average if average else line.total))
-        return Card(shown=shown, points_average=snapshot.standings.points == "average",
+        return Card(shown=shown, points_average=average,
                     leaving=self._leaving(registration), stats=stats, next=self._next(registration, mine),
                     games=tuple(games))
 
@@ -220,16 +218,7 @@ class Book:
                        record.game if record.stage else None)
 
 
-_lock = threading.Lock()
-
-
 def player_book(event: Event) -> Book:
     """The book of the event's current version (built once per version per process, with its snapshot)."""
     snapshot = event_snapshot(event)
-    book = snapshot.extras.get("player-book")
-    if book is None:
-        with _lock:
-            book = snapshot.extras.get("player-book")
-            if book is None:
-                book = snapshot.extras["player-book"] = Book(event, snapshot)
-    return book
+    return snapshot.derived("player-book", lambda: Book(event, snapshot))

@@ -30,19 +30,22 @@ class Snapshot:
     results: list[SeatResult]  # every confirmed result, in play order
     at_table: dict[tuple[int, int, int], list[int]]  # (stage, game, table) → players
     criteria: tuple[tuple[str, ...], str]
-    # What readers derive from the snapshot once per version (scoring/player_card.py), by name.
-    extras: dict = field(default_factory=dict, repr=False)
-    _running: dict[int, dict[tuple[int, int], str]] | None = field(default=None, repr=False)
-    _lock: threading.Lock = field(default_factory=threading.Lock, repr=False)
+    _derived: dict = field(default_factory=dict, repr=False)
+    _lock: threading.RLock = field(default_factory=threading.RLock, repr=False)
+
+    def derived(self, name: str, build):
+        """What `build()` derives from this snapshot, built once per version and shared by every reader (the
+        running ranks; scoring/player_card.py's book of every player)."""
+        with self._lock:
+            if name not in self._derived:
+                self._derived[name] = build()
+            return self._derived[name]
 
     def running_ranks(self, player: int) -> dict[tuple[int, int], str]:
         """The player's rank in the event after each of their games (R7): "3" or "3=" for a shared rank.
 
         Lots drawn so far break ties here as in the standings, so the last running rank is the current one."""
-        with self._lock:
-            if self._running is None:
-                self._running = self._all_running_ranks()
-        return self._running.get(player, {})
+        return self.derived("running-ranks", self._all_running_ranks).get(player, {})
 
     def _all_running_ranks(self) -> dict[int, dict[tuple[int, int], str]]:
         criteria, points = self.criteria

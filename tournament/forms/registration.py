@@ -220,22 +220,26 @@ class ConsentFields(forms.Form):
         return Consent(by=by, how=self.how, notice_version=notice_version)
 
 
-def notice_version_field() -> forms.IntegerField:
-    """The version of the notice the person read, sent back with the form, so a notice changed meanwhile is
-    read again (services.consent.check_consent)."""
-    reload = _("Please reload the page and try again.")
-    return forms.IntegerField(widget=forms.HiddenInput, min_value=1, max_value=2**31 - 1, error_messages={
-        "required": reload, "invalid": reload, "min_value": reload, "max_value": reload})
+class ReadNoticeFields(ConsentFields):
+    """The agreement, with the version of the notice the person read: sent back with the form, so a notice
+    changed meanwhile is read again (services.consent.check_consent). `self.festival` is set by the form."""
+
+    notice_version = forms.IntegerField(widget=forms.HiddenInput, min_value=1, max_value=2**31 - 1, error_messages={
+        code: _("Please reload the page and try again.") for code in ("required", "invalid", "min_value", "max_value")})
+
+    def read_current_notice(self) -> None:
+        self.fields["notice_version"].initial = self.festival.privacy_notice_version
+
+    def given_consent(self, **kwargs) -> Consent:
+        return super().given_consent(notice_version=self.cleaned_data["notice_version"])
 
 
-class PublicRegistrationForm(ConsentFields, RegistrationForm):
-    """The public form, with the version of the notice the player read."""
-
-    notice_version = notice_version_field()
+class PublicRegistrationForm(ReadNoticeFields, RegistrationForm):
+    """The public form: the player's details and their agreement to the notice they read."""
 
     def __init__(self, *args, festival, **kwargs):
         super().__init__(*args, festival=festival, **kwargs)
-        self.fields["notice_version"].initial = festival.privacy_notice_version
+        self.read_current_notice()
         self.fields["guardian_name"].help_text = ""  # the note above the guardian's fields says it
         first_child_year = youngest_without_guardian(festival) + 1
         self.helper.layout = Layout(
@@ -248,28 +252,20 @@ class PublicRegistrationForm(ConsentFields, RegistrationForm):
             "agree", "notice_version",
         )
 
-    def given_consent(self, **kwargs) -> Consent:
-        return super().given_consent(notice_version=self.cleaned_data["notice_version"])
 
-
-class EnterAgainForm(ConsentFields):
+class EnterAgainForm(ReadNoticeFields):
     """Entering one more event from the personal page once the festival's notice needs agreeing to again: the
     agreement (a child's guardian's, with the guardian the player registered with) and the version read."""
-
-    notice_version = notice_version_field()
 
     def __init__(self, *args, player: Player, **kwargs):
         super().__init__(*args, **kwargs)
         self.player, self.festival = player, player.festival
-        self.fields["notice_version"].initial = self.festival.privacy_notice_version
+        self.read_current_notice()
         if not self.is_child():
             del self.fields["guardian_agrees"]
 
     def is_child(self) -> bool:
         return needs_guardian(self.festival, self.player.birth_year)
-
-    def given_consent(self, **kwargs) -> Consent:
-        return super().given_consent(notice_version=self.cleaned_data["notice_version"])
 
 
 def guardian_note(festival) -> str:

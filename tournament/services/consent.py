@@ -62,13 +62,24 @@ def check_consent(*, festival: Festival, birth_year, guardian_name: str, guardia
     return current
 
 
+FIELDS = ["consent_notice_version", "consented_at", "consent_by", "consent_how"]
+
+
 def stamp(registration: Registration, *, consent: Consent, version: int, now) -> list[str]:
     """Store the consent on the registration (not saved); the fields to save."""
     registration.consent_notice_version = version
     registration.consented_at = now
     registration.consent_by = consent.by
     registration.consent_how = consent.how
-    return ["consent_notice_version", "consented_at", "consent_by", "consent_how"]
+    return FIELDS
+
+
+def carry(registration: Registration, *, agreed: Registration) -> list[str]:
+    """Store on the registration (not saved) the agreement another of the player's registrations gave to the
+    same notice: its version, time, who and how. The fields to save."""
+    for name in FIELDS:
+        setattr(registration, name, getattr(agreed, name))
+    return FIELDS
 
 
 def snapshot(registration: Registration) -> dict:

@@ -13,6 +13,7 @@ from ..models import Event, Festival, Player, Registration
 from ..models.registration import contact_key, name_key
 from .audit import Actor, record
 from .consent import Consent, check_consent, stamp
+from .consent import carry as carry_consent
 from .consent import snapshot as consent_snapshot
 from .errors import ServiceError
 from .locking import lock_event
@@ -232,10 +233,7 @@ def register_existing_player(*, event: Event, player: Player, actor: Actor, now=
                 raise ServiceError(_("To enter this event, read the festival's collection notice and agree to "
                                      "it."), code="consent_needed")
             if earlier is not None:
-                for name in ("consent_notice_version", "consented_at", "consent_by", "consent_how"):
-                    setattr(registration, name, getattr(earlier, name))
-                registration.save(update_fields=["consent_notice_version", "consented_at", "consent_by",
-                                                 "consent_how"])
+                registration.save(update_fields=carry_consent(registration, agreed=earlier))
             return registration
     except IntegrityError:
         raise ServiceError(_("This registration already exists."), code="duplicate") from None

@@ -16,10 +16,6 @@ urlpatterns = [
     path("i18n/", include("django.conf.urls.i18n")),
     path("accounts/login/", auth_views.LoginView.as_view(), name="login"),
     path("accounts/logout/", auth_views.LogoutView.as_view(), name="logout"),
-    # The one-time link an organiser gives a new staff account (tournament/services/staff.py).
-    path("accounts/password/<uidb64>/<token>/", auth_views.PasswordResetConfirmView.as_view(),
-         name="password_reset_confirm"),
-    path("accounts/password/done/", auth_views.PasswordResetCompleteView.as_view(), name="password_reset_complete"),
     path("admin/", admin.site.urls),
 ]
 

@@ -9,6 +9,7 @@ from .views import (
     erasure,
     festivals,
     imports,
+    invitation,
     manage,
     offline,
     player,
@@ -20,6 +21,7 @@ from .views import (
 )
 
 urlpatterns = [
+    path("", include(invitation.urlpatterns)),
     path("", include(public.urlpatterns)),
     path("", include(offline.urlpatterns)),
     path("", include(registration.urlpatterns)),

@@ -7,6 +7,7 @@ from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_GET
 
 from tournament.permissions import may_organise_festivals
+from tournament.services.invitations import waiting_for
 
 from ..my_work import my_work
 
@@ -17,7 +18,7 @@ from ..my_work import my_work
 def my_work_page(request):
     festivals, assignments = my_work(request.user)
     return render(request, "scoring/my_work.html", {
-        "festivals": festivals, "assignments": assignments,
+        "festivals": festivals, "assignments": assignments, "invitations": waiting_for(request.user),
         "may_create_festival": may_organise_festivals(request.user),
     })
 

@@ -231,9 +231,8 @@ CASES = [
     Case("home", "anonymous", lambda w: reverse("home"), ("Festivals",)),
     Case("home-ko", "anonymous", lambda w: reverse("home"), ("Festivals",), lang="ko"),
     Case("home-zh-hant", "anonymous", lambda w: reverse("home"), ("Festivals",), lang="zh-hant"),
-    Case("set-password-link-used", "anonymous", lambda w: reverse("password_reset_confirm", args=["MQ", "set-password"]),
-         ("Set your password",)),
-    Case("password-set", "anonymous", lambda w: reverse("password_reset_complete"), ("Password set",)),
+    Case("invitation-link-used", "anonymous", lambda w: reverse("staff-invitation", args=["used-or-unknown"]),
+         ("Invitation",)),
     Case("festival", "anonymous", lambda w: reverse("festival", kwargs={"festival": w.festival.slug}),
          (_name("festival"),)),
     Case("event", "anonymous", _live("event"), (_name("live"),)),
@@ -559,6 +558,7 @@ NOT_PAGES = {
     "round-clock", "manage-export", "event-export-json", "event-export-standings", "event-export-results",
     "api-event", "api-standings", "api-draw", "api-player",
     "manage-staff-add", "manage-staff-remove", "manage-staff-link",  # POSTs (the link page answers one)
+    "manage-staff-renew", "manage-staff-withdraw", "staff-invitation-answer",
     "service-worker", "referee-link-manifest", "referee-link-status", "referee-status",  # JavaScript, JSON
     "desk-checkin-queued", "player-data",  # a JSON download
 }

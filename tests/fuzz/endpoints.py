@@ -113,11 +113,15 @@ ENDPOINTS = [
     E("manage-event-new", EVENT_FORM, ORGANISERS, recipe="event"),
     E("manage-event-edit", EVENT_FORM, ORGANISERS, recipe="event_edit"),
     E("manage-event-schedule", SCHEDULE, ORGANISERS, recipe="schedule"),
-    # --- staff and roles: accounts made by organisers, their one-time password links --------------------
+    # --- staff and roles: invitations made by organisers, answered by the invited ----------------------
     E("manage-staff-add", {"identifier": "identifier", "role": "role"}, ORGANISERS),
     E("manage-staff-remove", {"user": "user", "role": "role"}, ORGANISERS),
-    E("manage-staff-link", {"user": "user"}, NOBODY),  # shows a link; writes nothing
-    E("password_reset_confirm", {"new_password1": "password", "new_password2": "password"}, NOBODY),
+    E("manage-staff-link", {"user": "user"}, ORGANISERS),
+    E("manage-staff-renew", {"invitation": "invitation"}, ORGANISERS),
+    E("manage-staff-withdraw", {"invitation": "invitation"}, ORGANISERS),
+    E("staff-invitation", {"answer": "answer", "username": "username", "password1": "password",
+                           "password2": "password"}, ANYONE),
+    E("staff-invitation-answer", {"invitation": "invitation", "answer": "answer"}, NOBODY),
     # --- the chief referee's board and the organiser's table links ---------------------------------------
     E("board-quick-confirm", BOARD_FILTER, CHIEFS, PLAYING),
     E("board-confirm", {}, CHIEFS, PLAYING),
@@ -140,8 +144,9 @@ ENDPOINTS = [
 ]
 
 # A phone on bad Wi-Fi sends twice (DESIGN.md): the second of these must change nothing. A new draft draw and a
-# swap are meant to happen again when asked again. A conduct form carries a one-time key for this.
-ONCE_ENOUGH = {e.name for e in ENDPOINTS} - {"draw-draft", "draw-swap"}
+# swap are meant to happen again when asked again, and so is a new invitation link (the one shown before is
+# lost: that is why it is asked for). A conduct form carries a one-time key for this.
+ONCE_ENOUGH = {e.name for e in ENDPOINTS} - {"draw-draft", "draw-swap", "manage-staff-renew", "manage-staff-link"}
 ENDPOINTS = [replace(e, idempotent=e.name in ONCE_ENOUGH) for e in ENDPOINTS]
 
 # Pages that show something and do not refuse a POST: whatever is posted, nothing may change.

@@ -191,10 +191,8 @@ def url_arguments(draw, endpoint: Endpoint, world: World, event) -> tuple[dict, 
         elif name == "token" and endpoint.name.startswith("referee-link"):
             mine = TableLink.objects.filter(event=event).values_list("token", flat=True)
             kwargs[name] = pick(mine, world.link_tokens(), ["x" * 64, "short", "A" * 65])
-        elif name == "token" and endpoint.name == "password_reset_confirm":  # no real token: it would be a key
-            kwargs[name] = pick(["set-password"], ["1a2b-0123456789abcdef"], ["x" * 64, "short"])
-        elif name == "uidb64":
-            kwargs[name] = pick(["MQ", "Mg"], ["OTk5OTk"], ["%%%", "AAAA", "-"])
+        elif name == "token" and endpoint.name == "staff-invitation":
+            kwargs[name] = pick(world.invitation_tokens(event.festival), world.invitation_tokens(), ["x" * 43, "short"])
         elif name == "token":
             mine = Player.objects.filter(registrations__event=event).values_list("token", flat=True)
             kwargs[name] = pick(mine, world.player_tokens(), ["x" * 64, "short"])

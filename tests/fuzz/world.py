@@ -23,11 +23,12 @@ from scoring.simulation import simulate
 from tests.factories import make_event, make_festival, make_player, make_registration, make_staff, ready_event
 from tests.factories import released_stage as make_released_stage
 from tests.scoring.helpers import entry_for, key
-from tournament.models import Draw, Event, Player, Registration, Stage
+from tournament.models import Draw, Event, Player, Registration, Stage, StaffInvitation
 from tournament.permissions import CHIEF_REFEREE, DESK, ORGANISER, REFEREE
 from tournament.services import draws as draw_services
 from tournament.services import seating
 from tournament.services.audit import Actor
+from tournament.services.invitations import invite
 
 SYSTEM = Actor(label="fuzz world")
 # Who sends a request: staff of festival A by role, the organiser of festival B, a signed-in user without a
@@ -46,6 +47,8 @@ class World:
     events: dict[str, Event]  # by a short name (build_world's last lines)
     users: dict[str, User | None]
     sheets: dict[str, ScoreSheet] = field(default_factory=dict)
+    # Invitation links by festival id: only their hashes are stored, so the world keeps the tokens it made.
+    invitation_links: dict[int, list[str]] = field(default_factory=dict)
 
     def event(self, name: str) -> Event:
         return self.events[name]
@@ -77,6 +80,15 @@ class World:
 
     def stage_ids(self) -> list[int]:
         return list(Stage.objects.order_by("pk").values_list("pk", flat=True))
+
+    def invitation_tokens(self, festival=None) -> list[str]:
+        if festival is not None:
+            return list(self.invitation_links.get(festival.pk, []))
+        return [token for tokens in self.invitation_links.values() for token in tokens]
+
+    def invitation_ids(self, festival=None) -> list[int]:
+        rows = StaffInvitation.objects.filter(festival=festival) if festival else StaffInvitation.objects.all()
+        return list(rows.order_by("pk").values_list("pk", flat=True))
 
     def link_ids(self, event: Event | None = None) -> list[int]:
         rows = TableLink.objects.filter(event=event) if event else TableLink.objects.all()
@@ -179,4 +191,9 @@ def build_world() -> World:
     events = {"classic": classic.event, "word": word.event, "fresh": fresh, "numbered": numbered,
               "closing": closing, "ready": ready, "open": opened, "later": later,
               "clash": clash, "finished": finished, "other": other}
-    return World(festival=festival, other_festival=other_festival, events=events, users=users, sheets=sheets)
+    invitation_links = {
+        place.pk: [invite(festival=place, identifier=identifier, role=DESK, actor=Actor(user=organiser)).token
+                   for identifier in ("newcomer@example.org", "no-role")]
+        for place, organiser in ((festival, users[ORGANISER]), (other_festival, users[OUTSIDER]))}
+    return World(festival=festival, other_festival=other_festival, events=events, users=users, sheets=sheets,
+                 invitation_links=invitation_links)

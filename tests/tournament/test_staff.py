@@ -1,7 +1,5 @@
-"""Staff and roles per festival: the organiser adds people by username or e-mail, new accounts set their
-password through a one-time link, removing a role ends its access at once, and who may create festivals."""
-
-import re
+"""Staff and roles per festival: roles count only where they were given, nonsense changes nothing, removing a
+role ends its access at once, and who may create festivals. (Invitations: test_staff_invitations.py.)"""
 
 import pytest
 from django.contrib.auth import get_user_model
@@ -9,11 +7,12 @@ from django.core.management import call_command
 from django.urls import reverse
 
 from tests.factories import make_event, make_festival, make_staff
-from tournament.models import AuditEntry, StaffRole
+from tournament.models import AuditEntry, StaffInvitation, StaffRole
 from tournament.permissions import has_role, may_organise_festivals, roles_at
 from tournament.services import ServiceError
 from tournament.services.audit import Actor
-from tournament.services.staff import add_staff, grant_role, remove_role, set_password_path
+from tournament.services.invitations import invite
+from tournament.services.staff import grant_role, remove_role
 
 User = get_user_model()
 pytestmark = pytest.mark.django_db
@@ -47,35 +46,6 @@ def test_a_role_counts_only_at_the_festival_that_gave_it(festival):
     assert has_role(desk, festival, "desk") and not has_role(desk, festival, "referee")
 
 
-def test_adding_an_existing_account_by_e_mail_gives_it_the_role_and_no_password_link(festival, organiser):
-    known = User.objects.create_user("minjun", email="Minjun@Example.org", password="own-password-1")
-    added = add_staff(festival=festival, identifier="minjun@example.org", role="referee", actor=Actor(user=organiser))
-    assert added.user == known and not added.account_created
-    assert has_role(known, festival, "referee")
-    with pytest.raises(ServiceError):  # an organiser never gets a way into someone else's account
-        set_password_path(festival=festival, user=known)
-    entry = AuditEntry.objects.get(action="staff.added")
-    assert entry.after == {"user": "minjun", "role": "referee", "account_created": False}
-
-
-def test_a_new_person_gets_an_account_and_sets_the_password_once_through_the_link(client, festival, organiser):
-    client.force_login(organiser)
-    response = client.post(staff_url(festival, "manage-staff-add"), {"identifier": "jiwoo@school.kr", "role": "desk"})
-    assert response.status_code == 200
-    person = User.objects.get(email="jiwoo@school.kr")
-    assert person.username == "jiwoo" and not person.has_usable_password()
-    link = re.search(r'value="(http://testserver/accounts/password/[^"]+)"', text(response)).group(1)
-    client.logout()
-    page = client.get(link, follow=True)  # Django moves the token into the session, then shows the form
-    assert "Set your password" in text(page) and "jiwoo" in text(page)
-    done = client.post(page.redirect_chain[-1][0], {"new_password1": "tile-rack-77x", "new_password2": "tile-rack-77x"})
-    assert done.status_code == 302
-    person.refresh_from_db()
-    assert person.check_password("tile-rack-77x")
-    again = client.get(link, follow=True)
-    assert "This link has been used or is too old." in text(again)
-
-
 @pytest.mark.parametrize("identifier, message", [
     ("", "This field is required."),
     ("two words", "A username may hold only letters"),
@@ -88,6 +58,7 @@ def test_nonsense_is_refused_at_the_field_and_changes_nothing(client, festival, 
     response = client.post(staff_url(festival, "manage-staff-add"), {"identifier": identifier, "role": "desk"})
     assert response.status_code == 400 and message in text(response)
     assert User.objects.count() == users and StaffRole.objects.count() == 1
+    assert not StaffInvitation.objects.exists()
 
 
 def test_the_same_role_twice_is_refused_kindly(client, festival, organiser):
@@ -137,9 +108,9 @@ def test_an_organiser_of_another_festival_cannot_touch_this_one(client, festival
                                   {"user": 1, "role": "king"}, {"user": 10**30, "role": "desk"}])
 def test_nonsense_removals_change_nothing(client, festival, organiser, data):
     client.force_login(organiser)
-    for name in ("manage-staff-remove", "manage-staff-link"):
-        assert client.post(staff_url(festival, name), data).status_code == 302
-    assert StaffRole.objects.count() == 1
+    for name in ("manage-staff-remove", "manage-staff-link", "manage-staff-renew", "manage-staff-withdraw"):
+        assert client.post(staff_url(festival, name), data | {"invitation": data.get("user", "")}).status_code == 302
+    assert StaffRole.objects.count() == 1 and not StaffInvitation.objects.exists()
 
 
 @pytest.mark.parametrize("people", [1, 30])
@@ -147,6 +118,7 @@ def test_the_staff_page_costs_the_same_queries_for_few_or_many(client, festival,
                                                              django_assert_max_num_queries):
     for n in range(people):
         make_staff(festival, "referee" if n % 2 else "desk")
+        invite(festival=festival, identifier=f"helper{n}@school.kr", role="desk", actor=Actor(user=organiser))
     client.force_login(organiser)
     with django_assert_max_num_queries(6):
         assert client.get(staff_url(festival)).status_code == 200

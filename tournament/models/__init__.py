@@ -4,9 +4,9 @@ from .festival import Event, Festival
 from .imports import PendingImport
 from .play import Draw, DrawTable, Lot, Seat, Stage, StageEntry
 from .registration import Player, Registration
-from .staff import StaffRole
+from .staff import StaffInvitation, StaffRole
 
 __all__ = [
     "AuditEntry", "ConductRecord", "Draw", "DrawTable", "Event", "Festival", "Lot", "PendingImport", "Player",
-    "Registration", "Seat", "Stage", "StageEntry", "StaffRole",
+    "Registration", "Seat", "Stage", "StageEntry", "StaffInvitation", "StaffRole",
 ]

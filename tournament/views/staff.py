@@ -1,19 +1,22 @@
-"""The organiser's staff page: who works at the festival and as what; add, remove, set-password links."""
+"""The organiser's staff page: who works at the festival and as what, the invitations waiting for an answer;
+invite, renew or withdraw an invitation, remove a role."""
 
 from itertools import groupby
 
 from django.contrib import messages
 from django.shortcuts import redirect, render
 from django.urls import path, reverse
+from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_GET, require_POST
 
-from ..forms.staff import AddStaffForm, StaffPersonForm, StaffRoleForm
-from ..models import StaffRole
+from ..forms.staff import InvitationForm, InviteStaffForm, StaffPersonForm, StaffRoleForm
+from ..models import StaffInvitation, StaffRole
 from ..permissions import ORGANISER
 from ..qr import qr_svg
 from ..services import ServiceError
+from ..services import invitations
 from ..services import staff as staff_service
 from ..services.audit import Actor
 from .helpers import form_errors, run_service, staff_view
@@ -30,22 +33,30 @@ def _people(festival) -> list[dict]:
     people = []
     for user, roles in groupby(rows, key=lambda row: row.user):
         people.append({"user": user, "roles": [row.role for row in roles],
-                       "needs_password": not user.has_usable_password()})
+                       "never_signed_in": not user.has_usable_password()})
     return people
+
+
+def _waiting(festival) -> list[StaffInvitation]:
+    return list(StaffInvitation.objects.filter(festival=festival, status=StaffInvitation.Status.PENDING)
+                .select_related("made_by").order_by("made_at"))
 
 
 def _render(request, festival, form=None, status=200):
     return render(request, "tournament/manage/staff.html", {
-        "festival": festival, "people": _people(festival), "form": form or AddStaffForm(),
-        "role_choices": StaffRole.Role.choices,
+        "festival": festival, "people": _people(festival), "invitations": _waiting(festival),
+        "form": form or InviteStaffForm(), "now": timezone.now(),
     }, status=status)
 
 
-def _password_link(request, festival, user):
-    """A page with the one-time link (and QR) for an account made here: shown once, never stored."""
-    url = request.build_absolute_uri(staff_service.set_password_path(festival=festival, user=user))
+def _link_page(request, festival, invited: invitations.Invited):
+    """The invitation's link (and QR), shown once to the organiser: the token is stored only as a hash. The
+    page reads the same whether or not the person already has an account."""
+    url = request.build_absolute_uri(reverse("staff-invitation", kwargs={"token": invited.token}))
+    invitation = invited.invitation
     return render(request, "tournament/manage/staff_link.html", {
-        "festival": festival, "person": user, "url": url, "qr": qr_svg(url, title=user.get_username()),
+        "festival": festival, "invitation": invitation, "url": url,
+        "qr": qr_svg(url, title=invitation.identifier),
     })
 
 
@@ -60,20 +71,49 @@ def staff_page(request, festival):
 @require_POST
 @organiser_view
 def staff_add(request, festival):
-    form = AddStaffForm(request.POST)
+    form = InviteStaffForm(request.POST)
     if not form.is_valid():
         return _render(request, festival, form, status=400)
     try:
-        added = staff_service.add_staff(festival=festival, identifier=form.cleaned_data["identifier"],
-                                        role=form.cleaned_data["role"], actor=Actor.of(request))
+        invited = invitations.invite(festival=festival, identifier=form.cleaned_data["identifier"],
+                                     role=form.cleaned_data["role"], actor=Actor.of(request))
     except ServiceError as refusal:
         form.add_error("identifier", refusal.message)
         return _render(request, festival, form, status=400)
-    if added.account_created:
-        return _password_link(request, festival, added.user)
-    messages.success(request, _("%(user)s now works here as %(role)s.") % {
-        "user": added.user.get_username(), "role": StaffRole.Role(added.role).label})
-    return redirect(_page_url(festival))
+    return _link_page(request, festival, invited)
+
+
+def _invitation_action(request, festival, action):
+    form = InvitationForm(request.POST)
+    if not form.is_valid():
+        messages.error(request, _("This invitation is no longer waiting for an answer."))
+        return redirect(_page_url(festival))
+    try:
+        return action(form.cleaned_data["invitation"])
+    except ServiceError as refusal:
+        messages.error(request, refusal.message)
+        return redirect(_page_url(festival))
+
+
+@never_cache
+@require_POST
+@organiser_view
+def staff_renew(request, festival):
+    return _invitation_action(request, festival, lambda pk: _link_page(
+        request, festival, invitations.renew(festival=festival, invitation_id=pk, actor=Actor.of(request))))
+
+
+@never_cache
+@require_POST
+@organiser_view
+def staff_withdraw(request, festival):
+    def withdraw(pk):
+        invitation = invitations.withdraw(festival=festival, invitation_id=pk, actor=Actor.of(request))
+        messages.success(request, _("The invitation for %(user)s is withdrawn; its link no longer works.") % {
+            "user": invitation.identifier})
+        return redirect(_page_url(festival))
+
+    return _invitation_action(request, festival, withdraw)
 
 
 @never_cache
@@ -102,22 +142,25 @@ def staff_remove(request, festival):
 @require_POST
 @organiser_view
 def staff_password_link(request, festival):
+    """For an account this festival made before invitations existed, whose password was never set."""
     form = StaffPersonForm(request.POST)
-    row = (StaffRole.objects.filter(festival=festival, user_id=form.cleaned_data["user"]).select_related("user").first()
-           if form.is_valid() else None)
-    if row is None:
+    if not form.is_valid():
         messages.error(request, _("This person does not work at this festival."))
         return redirect(_page_url(festival))
     try:
-        return _password_link(request, festival, row.user)
+        invited = invitations.invite_to_set_password(festival=festival, user_id=form.cleaned_data["user"],
+                                                     actor=Actor.of(request))
     except ServiceError as refusal:
         messages.error(request, refusal.message)
         return redirect(_page_url(festival))
+    return _link_page(request, festival, invited)
 
 
 urlpatterns = [
     path("<slug:festival>/staff/", staff_page, name="manage-staff"),
     path("<slug:festival>/staff/add/", staff_add, name="manage-staff-add"),
+    path("<slug:festival>/staff/renew/", staff_renew, name="manage-staff-renew"),
+    path("<slug:festival>/staff/withdraw/", staff_withdraw, name="manage-staff-withdraw"),
     path("<slug:festival>/staff/remove/", staff_remove, name="manage-staff-remove"),
     path("<slug:festival>/staff/password-link/", staff_password_link, name="manage-staff-link"),
 ]

@@ -8,8 +8,17 @@ from django.utils import timezone
 
 from scoring.models import RefereeAssignment
 from scoring.my_work import next_step
-from tests.factories import make_event, make_registration, make_staff, open_event, released_stage
+from tests.factories import (
+    make_event,
+    make_festival,
+    make_registration,
+    make_staff,
+    open_event,
+    released_stage,
+)
 from tournament.models import Event, Registration, StaffRole, Stage
+from tournament.services.audit import Actor
+from tournament.services.invitations import invite
 
 HOME = "/manage/"
 
@@ -109,7 +118,11 @@ def test_my_work_costs_the_same_queries_for_one_event_or_many(client, db, events
         stage = released_stage(8)
         Event.objects.filter(pk=stage.event.pk).update(festival=festival)
         RefereeAssignment.objects.create(stage=stage, table_number=1, referee=person)
+        inviting = make_festival()  # invitations waiting for this account's answer, each from its own festival
+        invite(festival=inviting, identifier=person.username, role="desk",
+               actor=Actor(user=make_staff(inviting, "organiser")))
     client.force_login(person)
-    with django_assert_max_num_queries(10):
+    with django_assert_max_num_queries(11):
         response = client.get(HOME)
     assert response.status_code == 200 and response.content.decode().count("Follow Round 1 and close it") == events
+    assert response.content.decode().count("invites you to work there") == events - 1

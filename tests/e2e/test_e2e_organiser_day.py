@@ -190,6 +190,8 @@ def add_staff(server, organiser, person, sign_in, shot, event) -> dict:
         phone.goto(link)
         expect(phone.locator("main")).to_contain_text("invites you to work there")
         expect(phone.locator("#id_username")).to_have_value(username)
+        if key == "desk":
+            shot(phone, "invitation-new-account")
         phone.locator("#id_password1").fill(STAFF_PASSWORD)
         phone.locator("#id_password2").fill(STAFF_PASSWORD)
         phone.get_by_role("button", name="Make my account and accept").click()

@@ -20,8 +20,8 @@ ANSWERS = {"accept", "decline"}
 
 
 def _accepted(request, invitation):
-    messages.success(request, _("You now work at %(festival)s as %(role)s.") % {
-        "festival": invitation.festival.name, "role": StaffRole.Role(invitation.role).label})
+    messages.success(request, _("You now work at %(name)s as %(role)s.") % {
+        "name": invitation.festival.name, "role": StaffRole.Role(invitation.role).label})
     return redirect("manage-home")
 
 
@@ -30,7 +30,7 @@ def _answer(request, invitation_id: int, answer: str, token: str | None = None):
         invitation = invitations.accept(invitation_id=invitation_id, user=request.user, token=token)
         return _accepted(request, invitation)
     invitation = invitations.decline(invitation_id=invitation_id, user=request.user, token=token)
-    messages.info(request, _("You declined the invitation of %(festival)s.") % {"festival": invitation.festival.name})
+    messages.info(request, _("You declined the invitation of %(name)s.") % {"name": invitation.festival.name})
     return redirect("manage-home")
 
 

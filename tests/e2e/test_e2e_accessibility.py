@@ -196,6 +196,16 @@ def _register_badly(page, w):
     expect(page.locator(".invalid-feedback").first).to_be_visible()
 
 
+def _walk_in_namesake(page, w):
+    """A walk-in with the name of a stored player: the form comes back with the choice (nothing saved)."""
+    page.fill("#id_name", "김서연")
+    page.fill("#id_birth_year", "1990")
+    page.check("#id_agree")
+    with page.expect_navigation():
+        page.locator("main form [type=submit]").last.click()
+    expect(page.locator("#walk-in-matches")).to_be_visible()
+
+
 def _open_tile_pad(page, w):
     page.click('.sheet-pad-toggle[data-pad-for="id_s2_tiles"]')
     expect(page.locator("#tile-pad")).to_be_visible()
@@ -311,6 +321,10 @@ CASES = [
          ("Walk-in", _name("desk_event"))),
     Case("desk-walk-in-ko", "desk", lambda w: reverse("desk-walk-in", kwargs=ev(w.desk_event)),
          ("Walk-in", _name("desk_event")), lang="ko"),
+    Case("desk-walk-in-namesake", "desk", lambda w: reverse("desk-walk-in", kwargs=ev(w.desk_event)),
+         ("Walk-in", _name("desk_event")), then=_walk_in_namesake),
+    Case("desk-walk-in-namesake-zh-hant", "desk", lambda w: reverse("desk-walk-in", kwargs=ev(w.desk_event)),
+         ("Walk-in", _name("desk_event")), lang="zh-hant", then=_walk_in_namesake),
     Case("desk-link", "desk", lambda w: reverse("desk-link", kwargs={**ev(w.desk_event), "registration": w.desk_reg.pk}),
          ("Personal link", lambda w: w.desk_reg.player.name)),
     Case("desk-correct", "desk",

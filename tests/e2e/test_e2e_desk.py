@@ -1,6 +1,8 @@
 """In a real browser at phone size: a desk volunteer checks players in by searching and
 tapping, the counts follow, and the page is never reloaded (htmx swaps the row and the counts; R9)."""
 
+import datetime as dt
+
 import pytest
 from django.utils import timezone
 from playwright.sync_api import expect
@@ -116,6 +118,87 @@ def test_desk_registers_a_walk_in_corrects_a_name_and_shows_a_lost_link(event, p
     expect(player_phone.locator("body")).to_contain_text("박지훈")
     expect(player_phone.locator("body")).to_contain_text("This is your personal page")
     shot(player_phone, "player-opens-the-link")
+
+
+def test_desk_chooses_between_a_stored_namesake_and_a_new_person_for_a_walk_in(event, page, server, shot, sign_in):
+    """A child walks in with his mother; an adult 김민준 (born 1990) is already entered. The desk is shown the
+    possible match with what identifies him and records the child as a new person: the adult's record stays
+    his, and the link shown is the child's (R9: the child's guardian, under 15)."""
+    adult = Player.objects.get(festival=event.festival, name="김민준")
+    Player.objects.filter(pk=adult.pk).update(affiliation="부산대학교")
+    child_year = event.festival.starts_on.year - 12
+    desk = server.url("desk", festival=event.festival.slug, event=event.slug)
+    sign_in(page, make_staff(event.festival, "desk"), next_url=desk.removeprefix(server.root))
+    page.get_by_role("link", name="Walk-in: register and check in").click()
+    page.locator("#id_name").fill("김민준")
+    page.get_by_label("Birth year").fill(str(child_year))
+    page.get_by_label("School or club").fill("해운대초등학교")
+    page.get_by_label("Parent's or guardian's name").fill("김엄마")
+    page.get_by_label("Parent's or guardian's e-mail or phone").fill("010-9876-5432")
+    page.get_by_label("The paper consent form to the collection notice is signed.").check()
+    page.get_by_label("For a child: the parent or guardian signed it.").check()
+    page.get_by_role("button", name="Register and check in").click()
+
+    # Nothing entered yet: the possible match, with what identifies him, and everything typed kept.
+    matches = page.locator("#walk-in-matches")
+    expect(matches).to_contain_text("A player with this name is already stored at this festival.")
+    stored = matches.locator(f'[data-match="{adult.pk}"]')
+    expect(stored).to_contain_text("born 1990")
+    expect(stored).to_contain_text("부산대학교")
+    expect(stored).to_contain_text(event.name)
+    expect(stored).to_contain_text("Differs from what you typed:")
+    expect(page.locator("#id_birth_year")).to_have_value(str(child_year))
+    expect(page.locator("#id_guardian_name")).to_have_value("김엄마")
+    shot(page, "walk-in-possible-match")
+    width = page.evaluate("document.documentElement.scrollWidth")
+    assert width <= 360, f"the walk-in choice is {width} px wide on a 360 px phone"
+    assert Registration.objects.filter(event=event, player__name="김민준").count() == 1
+
+    page.get_by_label("A new person").check()
+    shot(page, "walk-in-new-person-chosen")
+    matches.get_by_role("button", name="Register and check in").click()
+    expect(page.locator(".alert-success")).to_contain_text("김민준 is registered and checked in.")
+    child = Player.objects.get(festival=event.festival, name="김민준", birth_year=child_year)
+    expect(page.locator("#personal-link")).to_have_attribute("href", f"{server.root}/p/{child.token}/")
+    expect(page.locator("main")).not_to_contain_text(adult.token)
+    shot(page, "walk-in-childs-own-link")
+    adult.refresh_from_db()
+    assert (adult.birth_year, adult.affiliation, adult.guardian_name) == (1990, "부산대학교", "")
+    assert (child.guardian_name, child.affiliation) == ("김엄마", "해운대초등학교")
+    assert Registration.objects.get(event=event, player=child).checked_in_at is not None
+
+
+def test_desk_confirms_a_walk_in_with_a_stored_name_and_contact_in_korean(event, phone, server, shot, sign_in):
+    """The same name and contact as a player entered in the evening's event: offered as the likely match (already
+    ticked) and entered only once the desk confirms; the link shown is hers."""
+    evening = make_event(event.festival, slug="evening", name="저녁 종목", start=event.ends_at + dt.timedelta(hours=1),
+                         hours=2)
+    yuna = make_player(event.festival, name="최유나", contact="yuna@example.kr", birth_year=1985)
+    make_registration(evening, yuna)
+    page = phone("desk", lang="ko")
+    walk_in = server.url("desk-walk-in", festival=event.festival.slug, event=event.slug)
+    sign_in(page, make_staff(event.festival, "desk"), next_url=walk_in.removeprefix(server.root))
+    page.locator("#id_name").fill("최 유나")
+    page.locator("#id_contact").fill("YUNA@example.kr")
+    page.locator("#id_birth_year").fill("1985")
+    page.locator("#id_agree").check()
+    page.get_by_role("button", name="접수하고 참가 확인").click()
+
+    matches = page.locator("#walk-in-matches")
+    expect(matches).to_contain_text("이 이름의 참가자가 이미 있습니다")
+    expect(matches).to_contain_text("연락처 같음")
+    expect(matches).to_contain_text("저녁 종목")
+    expect(page.locator(f"#person-{yuna.pk}")).to_be_checked()
+    shot(page, "walk-in-likely-match-ko")
+    width = page.evaluate("document.documentElement.scrollWidth")
+    assert width <= 360, f"the walk-in choice is {width} px wide on a 360 px phone"
+    assert not Registration.objects.filter(event=event, player=yuna).exists()
+
+    matches.get_by_role("button", name="접수하고 참가 확인").click()
+    expect(page.locator("#personal-link")).to_have_attribute("href", f"{server.root}/p/{yuna.token}/")
+    shot(page, "walk-in-confirmed-her-link-ko")
+    assert Registration.objects.get(event=event, player=yuna).checked_in_at is not None
+    assert Player.objects.filter(festival=event.festival, name_key="최유나").count() == 1
 
 
 def test_organiser_reopens_check_in_after_numbering_and_a_newcomer_is_numbered_after(page, server, shot, sign_in):

@@ -87,7 +87,7 @@ ENDPOINTS = [
     E("desk-checkin", {"next": "next"}, DESK_STAFF, ("open", "later", "classic", "other")),
     E("desk-undo", {"next": "next"}, DESK_STAFF, ("open", "later", "classic", "other")),
     E("desk-checkin-queued", {"key": "key"}, DESK_STAFF, ("open", "later", "classic", "other"), idempotent=True),
-    E("desk-walk-in", REGISTRATION, DESK_STAFF, ("open", "later", "numbered", "classic", "other"),
+    E("desk-walk-in", REGISTRATION | {"person": "walk_in_person", "seen": "walk_in_seen"}, DESK_STAFF, ("open", "later", "numbered", "classic", "other"),
       recipe="registration"),
     E("desk-correct", {"name": "name", "affiliation": "name", "birth_year": "birth_year", "next": "next"},
       DESK_STAFF, ("open", "later", "classic", "other")),

@@ -143,6 +143,9 @@ KINDS: dict[str, Kind] = {
     "user": id_of(lambda a: [a.world.users["referee"].pk], lambda a: a.world.user_ids()),
     "event_slug": lambda aim: st.sampled_from([e.slug for e in aim.world.events.values()] + ["", "nope"]),
     "fingerprint": choice("", "0" * 64, "deadbeef"),
+    # A walk-in's choice between stored players of the typed name (ids) and a new person.
+    "walk_in_person": choice("new", "", "1", "2", "abc", "-1", "9" * 30),
+    "walk_in_seen": choice("", "1", "1,2", "2,1", "x,y", ",", "-1", "9" * 40),
     "seated": lambda aim: aim.pick(aim.extra.get("seated", []), aim.world.registrations()),
     "sheet_file": lambda aim: registrations_file(aim),
     # festivals and events (tournament/forms/festival.py, timetable.py)

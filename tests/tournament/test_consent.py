@@ -21,10 +21,10 @@ from tournament.models import AuditEntry, Event, Player, Registration
 from tournament.permissions import DESK
 from tournament.services import ServiceError
 from tournament.services.audit import Actor
-from tournament.services.checkin import walk_in
 from tournament.services.consent import Consent, needs_guardian
 from tournament.services.imports import exporting, importing, reading
 from tournament.services.registration import PlayerDetails, register, register_existing_player
+from tournament.services.walk_in import walk_in
 
 pytestmark = pytest.mark.django_db
 

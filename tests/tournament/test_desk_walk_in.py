@@ -12,8 +12,8 @@ from tournament.models import AuditEntry, Event, Player, Registration
 from tournament.permissions import DESK, REFEREE
 from tournament.services import ServiceError
 from tournament.services.audit import Actor
-from tournament.services.checkin import walk_in
 from tournament.services.registration import PlayerDetails, correct_player
+from tournament.services.walk_in import PersonChoice, walk_in
 
 # The organiser reopened check-in, so it is open whatever the wall clock says (tests run on any day).
 pytestmark = pytest.mark.event_of(checkin_override=Event.CheckinOverride.OPEN)
@@ -87,10 +87,15 @@ def test_a_walk_in_is_refused_when_not_allowed_or_check_in_is_closed_and_nothing
 
 
 def test_a_walk_in_already_registered_is_refused_and_nothing_changes(event, desk_user):
-    walk_in(event=event, details=details(), actor=Actor(user=desk_user))
+    first = walk_in(event=event, details=details(), actor=Actor(user=desk_user))
     before = counts()
+    # The same name again: not entered until the desk says who it is; that same person is refused a second entry.
     with pytest.raises(ServiceError) as refusal:
         walk_in(event=event, details=details(name="이 서연"), actor=Actor(user=desk_user))
+    assert refusal.value.code == "choose"
+    with pytest.raises(ServiceError) as refusal:
+        walk_in(event=event, details=details(name="이 서연"), actor=Actor(user=desk_user),
+                choice=PersonChoice(player_id=first.player_id, seen=frozenset({first.player_id})))
     assert refusal.value.code == "duplicate"
     assert counts() == before
 

@@ -60,9 +60,8 @@ class Player(models.Model):
         ordering = ["name"]
         verbose_name = _("player")
         verbose_name_plural = _("players")
-        constraints = [
-            models.UniqueConstraint(fields=["festival", "name_key", "contact_key"], name="player_unique_person"),
-        ]
+        # No uniqueness of name and contact: two people may share both (a walk-in the desk chose to record as
+        # a new person, services.walk_in).
 
     def __str__(self) -> str:
         return self.name

@@ -3,7 +3,7 @@
 import random
 import secrets
 
-from django.db import IntegrityError, transaction
+from django.db import transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
@@ -11,15 +11,14 @@ from django.utils.translation import ngettext
 from ..models import Event, Registration
 from .audit import Actor, record
 from .confirmation import Blocker, Group, Preview
-from .consent import Consent
 from .errors import ServiceError
 from .locking import lock_event
-from .registration import PlayerDetails, enter_walk_in, registration_snapshot
 
 
 def admit(*, event: Event, registration: Registration, actor: Actor, now) -> bool:
     """Check a locked registration in (R9); False if it already was. The caller holds the event lock and
-    records the change: the one rule for every way in (a tap, a walk-in, a tap queued offline)."""
+    records the change: the one rule for every way in (a tap, a walk-in (services.walk_in), a tap queued
+    offline)."""
     if not event.checkin_is_open(now):
         raise ServiceError(_("Check-in for this event is closed; late arrivals cannot be admitted."), code="closed")
     if registration.status == Registration.Status.WAITLISTED:
@@ -59,31 +58,6 @@ def check_in(*, registration: Registration, actor: Actor, now=None) -> Registrat
             record(actor=actor, action="checkin.in", target=registration, event=event,
                    after={"checked_in": now.isoformat()})
     return registration
-
-
-def walk_in(*, event: Event, details: PlayerDetails, actor: Actor, now=None,
-            consent: Consent | None = None) -> Registration:
-    """A player who did not register arrives at the desk (R9): entered and checked in in one step, if the
-    organiser allows walk-ins and check-in is open. Beyond the places they go on the waiting list, not
-    checked in. Same identity, clash, capacity and consent rules as registering (services.registration): the
-    desk records who signed the paper consent form (a child's guardian)."""
-    now = now or timezone.now()
-    try:
-        with transaction.atomic():
-            event = lock_event(event)
-            if not event.walk_ins:
-                raise ServiceError(_("The organiser does not allow walk-ins for this event."), code="no_walk_ins")
-            if not event.checkin_is_open(now):
-                raise ServiceError(_("Check-in for this event is closed; late arrivals cannot be admitted."),
-                                   code="closed")
-            registration, before = enter_walk_in(event=event, details=details, now=now, consent=consent)
-            if registration.status == Registration.Status.REGISTERED:
-                admit(event=event, registration=registration, actor=actor, now=now)
-            record(actor=actor, action="registration.walk_in", target=registration, event=event, before=before,
-                   after=registration_snapshot(registration))
-            return registration
-    except IntegrityError:
-        raise ServiceError(_("This registration already exists."), code="duplicate") from None
 
 
 def undo_check_in(*, registration: Registration, actor: Actor, now=None) -> Registration:

@@ -303,15 +303,18 @@ def fill_free_places(*, event: Event, actor: Actor, now=None) -> list[Registrati
     return promoted
 
 
-def enter_walk_in(*, event: Event, details: PlayerDetails, now,
+def enter_walk_in(*, event: Event, player: Player, now,
                   consent: Consent | None = None) -> tuple[Registration, dict | None]:
-    """The registration half of a walk-in (services.checkin.walk_in): the same identity, clash, capacity and
-    consent rules as `register`. The caller holds the event lock, checks in, and records the one audit entry."""
-    version = _consent_version(event=event, details=details, consent=consent)
-    player, created = _find_or_create_player(festival=event.festival, details=details)
+    """The registration half of a walk-in (services.walk_in): `player` is the person the desk chose, or the one
+    just made. The clash, capacity and consent rules of `register` apply to that person as stored (a child's
+    guardian is theirs, R9). The caller holds the event lock, checks in, and records the one audit entry."""
+    version = None
+    if consent is not None:
+        festival = Festival.objects.get(pk=event.festival_id)  # read inside the transaction: the current notice
+        version = check_consent(festival=festival, birth_year=player.birth_year, guardian_name=player.guardian_name,
+                                guardian_contact=player.guardian_contact, consent=consent)
     registration, before = _place(event=event, player=player, now=now)
     _record_consent(registration, consent=consent, version=version, now=now)
-    registration.player_is_new = created
     return registration, before
 
 

@@ -22,7 +22,7 @@ from ..permissions import DESK
 from ..qr import qr_svg
 from ..services import ServiceError
 from ..services.audit import Actor
-from ..services.checkin import check_in, undo_check_in, walk_in
+from ..services.checkin import check_in, undo_check_in
 from ..services.desk_search import (
     SEARCH_LIMIT,
     desk_counts,
@@ -34,6 +34,7 @@ from ..services.desk_search import (
 from ..services.late_places import give_late_places, late_places, waiting_line
 from ..services.queued_checkin import ALREADY, KEY_SHAPE, check_in_queued
 from ..services.registration import correct_player
+from ..services.walk_in import walk_in
 from .helpers import staff_view
 
 
@@ -183,14 +184,22 @@ def _link_url(event, registration: Registration) -> str:
 @never_cache
 @desk_view
 def walk_in_view(request, event):
-    """A player who did not register: entered and checked in in one step, then their personal link is shown."""
-    form = WalkInForm(request.POST if request.method == "POST" else None, festival=event.festival)
+    """A player who did not register: entered and checked in in one step, then the personal link of the person
+    entered is shown. When stored players have the typed name, the form comes back once with them to choose
+    from (services.walk_in)."""
+    form = WalkInForm(request.POST if request.method == "POST" else None, event=event)
     if request.method == "POST" and form.is_valid():
         try:
             registration = walk_in(event=event, details=form.player_details(), actor=Actor.of(request),
-                                   consent=form.given_consent())
+                                   consent=form.given_consent(), choice=form.person_choice())
         except ServiceError as refusal:
-            form.add_error(None, refusal.message)
+            if refusal.code == "choose":
+                # Stored players of this name changed since the form was checked: show them as they are now.
+                form = WalkInForm(request.POST, event=event)
+                form.is_valid()
+                form.add_error("person", refusal.message)
+            else:
+                form.add_error(None, refusal.message)
         else:
             if registration.is_checked_in:
                 messages.success(request, _("%(name)s is registered and checked in.") % {"name": registration.player.name})

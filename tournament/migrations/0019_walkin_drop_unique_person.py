@@ -5,7 +5,7 @@ class Migration(migrations.Migration):
     """Two people may share a name and a contact (or both have none): a walk-in the desk records as a new person."""
 
     dependencies = [
-        ("tournament", "0017_erasure_under_age"),
+        ("tournament", "0018_staff_invitation"),
     ]
 
     operations = [

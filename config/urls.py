@@ -9,13 +9,14 @@ from django.urls import include, path
 
 from scoring import urls as scoring_urls
 from tournament import urls as tournament_urls
+from tournament.views.sign_out import SignOutView
 
 urlpatterns = [
     path("", include(tournament_urls)),
     path("", include(scoring_urls)),
     path("i18n/", include("django.conf.urls.i18n")),
     path("accounts/login/", auth_views.LoginView.as_view(), name="login"),
-    path("accounts/logout/", auth_views.LogoutView.as_view(), name="logout"),
+    path("accounts/logout/", SignOutView.as_view(), name="logout"),
     path("admin/", admin.site.urls),
 ]
 

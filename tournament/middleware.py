@@ -40,7 +40,8 @@ STAFF_PATHS = ("/manage/", "/desk/", "/t/", "/referee/", "/accounts/", "/admin/"
 
 class NoStoreForStaffMiddleware:
     """Whatever answers under STAFF_PATHS — page, fragment, download, refusal — is never stored: it holds
-    contacts, exports and table links that a shared laptop's cache or a proxy must not keep."""
+    contacts, exports and table links that a shared laptop's cache or a proxy must not keep. (One answer
+    excepted: the service worker's offline copy of a page made to work offline, tournament/device.py.)"""
 
     def __init__(self, get_response):
         self.get_response = get_response

@@ -43,6 +43,9 @@ MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
     # An unchanged live fragment polled by an anonymous phone: its 304 here, the rest skipped.
     "tournament.middleware.NotModifiedMiddleware",
+    # The service worker's offline copy of a page made to work offline may be kept (tournament/device.py):
+    # outside the next one, the only answer it makes storable.
+    "tournament.device.OfflineCopyMiddleware",
     # Outside the rest, so refusals and error pages of the staff addresses are never stored either.
     "tournament.middleware.NoStoreForStaffMiddleware",
     "tournament.middleware.CSPMiddleware",  # django-csp's, building the policy once

@@ -5,6 +5,8 @@
 // whatever arrives twice, and says when another desk got there first or check-in closed meanwhile
 // (tournament/services/queued_checkin.py); the desk shows what it said, when the page is open or next opened.
 // Without service workers, or online, the desk taps as before (htmx, or plain forms).
+// A check-in goes only under the account that queued it. Queued by another account (who signed out before it
+// could be sent), it is said so here — sign in as them to send it — and this account may discard it, told so.
 (function () {
   "use strict";
   var RETRY_MS = 20000;
@@ -12,6 +14,7 @@
   var panel = document.querySelector("[data-desk-outbox]");
   if (!panel || !("serviceWorker" in navigator) || !window.fetch || !outbox || !window.indexedDB) { return; }
   var scope = panel.getAttribute("data-desk-outbox");
+  var account = outbox.account();
   var busy = false, again = false;
   var reported = {};
 
@@ -60,13 +63,48 @@
     return outbox.remove(item.id);
   }
 
+  function held(items) {  // queued under other accounts: {account: how many}
+    var by = {};
+    items.forEach(function (item) {
+      if (outbox.heldFor(item, account)) { by[item.account] = (by[item.account] || 0) + 1; }
+    });
+    return by;
+  }
+  function say(name, by) {
+    return Object.keys(by).map(function (who) {
+      return panel.getAttribute("data-label-" + name).split("{account}").join(who)
+        .split("{count}").join(String(by[who]));
+    }).join(" ");
+  }
+  function showHeld(by) {
+    var box = panel.querySelector("[data-desk-held-box]");
+    if (box.getAttribute("data-discarded")) { return; }  // the notice of what was discarded stays
+    panel.querySelector("[data-desk-held]").textContent = say("held", by);
+    box.hidden = Object.keys(by).length === 0;
+  }
+  function discardHeld() {
+    var box = panel.querySelector("[data-desk-held-box]");
+    return mine().then(function (items) {
+      var others = items.filter(function (item) { return outbox.heldFor(item, account); });
+      var by = held(others);
+      return Promise.all(others.map(function (item) { return outbox.remove(item.id); })).then(function () {
+        box.setAttribute("data-discarded", "1");
+        box.querySelector("[data-desk-held]").textContent = say("discarded", by);
+        box.querySelector("[data-desk-held-discard]").hidden = true;
+      });
+    }).catch(function () { /* no IndexedDB */ });
+  }
+
   function render() {
     return mine().then(function (items) {
-      var waiting = items.filter(function (item) { return item.state === "queued"; });
+      var waiting = items.filter(function (item) {
+        return item.state === "queued" && !outbox.heldFor(item, account);
+      });
       var line = panel.querySelector("[data-desk-waiting]");
       line.textContent = panel.getAttribute("data-label-waiting").replace("#", String(waiting.length));
       line.hidden = waiting.length === 0;
       waiting.forEach(showQueued);
+      showHeld(held(items));
       return Promise.all(items.filter(function (item) { return item.state === "done"; }).map(report));
     }).catch(function () { /* no IndexedDB: nothing to show */ });
   }
@@ -86,18 +124,18 @@
     if (!form.matches || !form.matches("form[data-queue-url]") || navigator.onLine !== false) { return; }
     event.preventDefault();
     event.stopPropagation();  // htmx listens on the form: this tap is not sent now
-    var csrf = form.querySelector('input[name="csrfmiddlewaretoken"]');
     var oneTimeKey = newKey();
-    outbox.put({
+    outbox.put({  // no token (fetched when sent) and no name (the row and the server's answer say it)
       id: "desk|" + scope + "|" + oneTimeKey, queue: "desk", scope: scope, state: "queued",
-      url: form.getAttribute("data-queue-url"), name: form.getAttribute("data-name"), oneTimeKey: oneTimeKey,
-      csrf: csrf ? csrf.value : "", page: location.pathname, saved: Date.now()
+      url: form.getAttribute("data-queue-url"), oneTimeKey: oneTimeKey, page: location.pathname, saved: Date.now(),
+      account: account
     }).then(function () {
       outbox.wake("desk");  // Background Sync: sent by the service worker, even once this page is closed
       return render();
     }).catch(function () { /* no IndexedDB (a private window of an old browser): nothing kept */ });
   }, true);
 
+  panel.querySelector("[data-desk-held-discard]").addEventListener("click", discardHeld);
   outbox.migrate().catch(function () { /* nothing to move */ }).then(function () {
     render();
     flush();

@@ -8,7 +8,10 @@
 //   arrives (scoring/services/sheets.py).
 // - After sending, the phone asks the sheet's status (…/status/) until the chief referee confirms or returns it.
 // - A sheet the server did not accept on arrival (a mistake the rules engine found, a changed draw) is posted
-//   again as an ordinary form when its game page is opened: the server's page shows why, with the sheet filled.
+//   again as an ordinary form when its game page is opened: the server's page shows why, with the sheet filled
+//   (refused by a redirect, that page is opened: the server's message says why). It is never shown as sent: only
+//   the game's status holding its key says it arrived.
+// - A sheet goes only under the account that queued it (or none): queued under another, it says so and waits.
 // All the words shown come from the page (data- attributes of [data-outbox], translated by the templates).
 (function () {
   "use strict";
@@ -30,10 +33,15 @@
           .sort(function (a, b) { return b.saved - a.saved; })[0];
         if (!item) { line.hidden = true; line.textContent = ""; line.removeAttribute("data-state"); return; }
         var state = item.state;
-        line.textContent = label(state) + (item.reason ? " " + item.reason : "");
+        if (outbox.heldFor(item, outbox.account())) {  // queued under another account: not sent from here
+          state = "held";
+          line.textContent = label(item.account ? "held" : "held-signed-out").split("{account}").join(item.account);
+        } else {
+          line.textContent = label(state) + (item.reason ? " " + item.reason : "");
+        }
         line.setAttribute("data-state", state);
-        line.className = "alert " + ({queued: "alert-warning", sent: "alert-info", confirmed: "alert-success"}[state] ||
-          "alert-danger") + " outbox-line";
+        line.className = "alert " + ({queued: "alert-warning", held: "alert-warning", sent: "alert-info",
+          confirmed: "alert-success"}[state] || "alert-danger") + " outbox-line";
         line.hidden = false;
         if (state === "confirmed" || state === "returned") {  // said once; the server's pages say it from now on
           item.shown = (item.shown || 0) + 1;
@@ -45,12 +53,21 @@
   }
 
   // The sheet as the server should see it again: an ordinary form post, so its page shows why it was refused.
+  // Refused by a redirect, the server has already put its reason on the next page: that page, once (the
+  // sheet's draft stays on the phone, static/js/sheet.js).
   function replay(item) {
     return outbox.remove(item.id).then(function () {
+      if (item.answer === "redirect") {
+        location.replace(item.page || location.pathname);
+        return;
+      }
+      var token = document.querySelector('meta[name="csrf-token"]');
+      var fields = new URLSearchParams(item.body);
+      if (token) { fields.set("csrfmiddlewaretoken", token.content); }
       var form = document.createElement("form");
       form.method = "post";
       form.setAttribute("action", item.url);
-      new URLSearchParams(item.body).forEach(function (value, name) {
+      fields.forEach(function (value, name) {
         var input = document.createElement("input");
         input.type = "hidden";
         input.name = name;
@@ -89,10 +106,12 @@
   function queue(form, body) {
     var key = form.elements.idempotency_key.value;
     var scope = form.getAttribute("data-outbox-scope"), game = form.getAttribute("data-outbox-sheet");
+    var fields = new URLSearchParams(body);
+    fields.delete("csrfmiddlewaretoken");  // a token of this session is fetched when it is sent, never kept
     outbox.put({
       id: "sheet|" + scope + "|" + game + "|" + key, queue: "sheet", scope: scope, game: game, key: key,
-      url: form.getAttribute("action"), body: body, state: "queued", saved: Date.now(),
-      statusUrl: form.getAttribute("data-status-url"), page: location.pathname
+      url: form.getAttribute("action"), body: fields.toString(), state: "queued", saved: Date.now(),
+      statusUrl: form.getAttribute("data-status-url"), page: location.pathname, account: outbox.account()
     }).then(function () {
       outbox.wake("sheet");  // Background Sync: sent by the service worker, even once this page is closed
       return render();

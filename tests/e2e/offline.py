@@ -116,3 +116,49 @@ def tap_check_ins_offline(page, names: list[str]) -> None:
         page.locator("li", has_text=name).get_by_role("button", name="Check in").click()
         expect(page.locator("li", has_text=name).locator("[data-desk-queued]")).to_be_visible()
     expect(page.locator("[data-desk-waiting]")).to_have_text(f"Waiting to send ({len(names)})")
+
+
+def device_storage(page) -> dict:
+    """Everything the site keeps on this phone outside cookies, read from the page: every Cache Storage entry
+    (cache, address, body), every localStorage key and value, every IndexedDB record (as JSON)."""
+    return page.evaluate("""async () => {
+        const cached = [];
+        for (const name of await caches.keys()) {
+            const cache = await caches.open(name);
+            for (const request of await cache.keys()) {
+                const response = await cache.match(request);
+                cached.push({cache: name, url: request.url, body: await response.text()});
+            }
+        }
+        const local = {};
+        for (let i = 0; i < localStorage.length; i++) {
+            const key = localStorage.key(i);
+            local[key] = localStorage.getItem(key);
+        }
+        const done = (request) => new Promise((resolve, reject) => {
+            request.onsuccess = () => resolve(request.result);
+            request.onerror = () => reject(request.error);
+        });
+        const records = [];
+        for (const info of await indexedDB.databases()) {
+            const db = await done(indexedDB.open(info.name));
+            for (const store of db.objectStoreNames) {
+                for (const record of await done(db.transaction(store).objectStore(store).getAll())) {
+                    records.push({database: info.name, store, json: JSON.stringify(record)});
+                }
+            }
+            db.close();
+        }
+        return {cached, local, records};
+    }""")
+
+
+def kept_text(storage: dict) -> list[tuple[str, str]]:
+    """(where, text) of every piece of `device_storage`: addresses, bodies, keys, values, records."""
+    texts = []
+    for entry in storage["cached"]:
+        texts += [(f"cache {entry['cache']} address", entry["url"]), (f"cache {entry['cache']} {entry['url']}", entry["body"])]
+    for key, value in storage["local"].items():
+        texts += [("localStorage key", key), (f"localStorage {key}", value)]
+    texts += [(f"IndexedDB {record['database']}/{record['store']}", record["json"]) for record in storage["records"]]
+    return texts

@@ -7,7 +7,7 @@ the chief referee confirms it. A queued sheet the server refuses on arrival (a m
 R4–R6) shows why, and is corrected and sent again. Signing out leaves no staff page in the phone's cache.
 """
 
-import datetime as dt
+from email.utils import parsedate_to_datetime
 
 import pytest
 from playwright.sync_api import expect
@@ -22,6 +22,7 @@ from tests.e2e.offline import (
     desk_with_players,
     fill,
     nudge,
+    outbox,
     referee_at_the_table,
     sheets_of,
     tap_check_ins_offline,
@@ -29,8 +30,10 @@ from tests.e2e.offline import (
 )
 from tests.factories import make_staff, released_stage
 from tournament.models import AuditEntry, Event, Registration
+from tournament.services import seating
 from tournament.services.audit import Actor
 from tournament.services.checkin import check_in
+from tournament.services.draws import unrelease_draw
 
 
 def test_a_sheet_sent_offline_waits_on_the_phone_arrives_once_and_the_chief_confirms_it(
@@ -129,6 +132,40 @@ def test_a_queued_sheet_refused_on_arrival_shows_why_and_is_sent_again(table, pa
     shot(page, "corrected-and-sent")
 
 
+def test_a_queued_sheet_whose_draw_was_taken_back_meanwhile_never_shows_as_sent(table, page, server, shot, sign_in):
+    """The server answers such a sheet with a redirect (the game is not released now), as it answers a recorded
+    one: only the sheet's status, holding this sheet's key, makes it "sent"."""
+    stage, link, seats = table
+    referee = make_staff(stage.event.festival, "referee")
+    assign_referee(stage=stage, table_number=link.table_number, user=referee, actor=Actor(label="organiser"))
+    game = server.url("referee-game", stage_id=stage.pk, table=link.table_number, game=1).removeprefix(server.root)
+    sign_in(page, referee, next_url=game)
+    wait_until_cached(page, game)
+
+    page.context.set_offline(True)
+    page.reload()
+    fill(page)
+    page.locator(".sheet-submit").click()
+    status = page.locator('[data-outbox-game="1"]')
+    expect(status).to_have_text(QUEUED)
+    unrelease_draw(draw=seating.game_draw(stage, 1), actor=Actor(label="organiser"), reason="a player was missed")
+
+    # Everything the line says from now on is noted (sessionStorage outlives the page's navigation).
+    page.evaluate("""() => {
+        const line = document.querySelector('[data-outbox-game="1"]');
+        new MutationObserver(() => {
+            const said = JSON.parse(sessionStorage.getItem('said') || '[]');
+            sessionStorage.setItem('said', JSON.stringify([...said, line.textContent]));
+        }).observe(line, {childList: true, characterData: true, subtree: true});
+    }""")
+    page.context.set_offline(False)
+    # Not recorded: the page says why, as the server said it, once.
+    expect(page.get_by_role("alert")).to_have_text("This game has not been released yet.")
+    assert SENT not in page.evaluate("JSON.parse(sessionStorage.getItem('said') || '[]')")
+    assert sheets_of(stage) == [] and outbox(page, "sheet") == []
+    shot(page, "taken-back-refused")
+
+
 def test_signing_out_leaves_no_staff_page_in_the_cache(table, page, server, sign_in):
     stage, link, seats = table
     referee = make_staff(stage.event.festival, "referee")
@@ -156,17 +193,27 @@ def test_a_players_standings_page_opens_offline_with_its_time(table, page, serve
     expect(page.locator("[data-offline-asof]")).to_be_hidden()  # online: nothing to say
     wait_until_cached(page, standings.removeprefix(server.root))
 
-    # The time said is when this phone last had the page from the server (not when the server first rendered a
-    # page it keeps for many visitors), in the festival's zone: here a last visit set to a known moment.
-    last_visit = dt.datetime(2030, 1, 1, 3, 4, tzinfo=dt.UTC)
-    page.evaluate("([path, ms]) => localStorage.setItem('rk-seen|' + path, String(ms))",
-                  [standings.removeprefix(server.root), int(last_visit.timestamp() * 1000)])
+    # The time said is when the server made the copy this phone keeps (not when it first rendered a page it
+    # keeps for many visitors), in the festival's zone; no list of the pages seen is kept for it. Here the
+    # copy's Date is set to a known moment, unlike the time the page was rendered.
+    made = "Tue, 01 Jan 2030 03:04:00 GMT"
+    page.evaluate("""async ([path, made]) => {
+        for (const name of await caches.keys()) {
+            const cache = await caches.open(name);
+            const copy = await cache.match(path);
+            if (!copy) { continue; }
+            const headers = new Headers(copy.headers);
+            headers.set('Date', made);
+            await cache.put(path, new Response(await copy.text(), {status: 200, headers}));
+        }
+    }""", [standings, made])
+    assert page.evaluate("Object.keys(localStorage)") == []
 
     page.context.set_offline(True)
     page.reload()
     expect(page.locator("h1")).to_contain_text("Standings")
     expect(page.locator("[data-offline-asof]")).to_be_visible()
-    local = last_visit.astimezone(festival.tzinfo).strftime("%H:%M")
+    local = parsedate_to_datetime(made).astimezone(festival.tzinfo).strftime("%H:%M")
     expect(page.locator("[data-offline-asof]")).to_have_text(f"As of {local} — no connection")
     shot(page, "standings-offline")
 

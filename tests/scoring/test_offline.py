@@ -32,6 +32,7 @@ def test_the_worker_imports_the_outbox_it_shares_with_the_pages_by_its_static_ad
     code = [line for line in body.splitlines() if line.strip() and not line.startswith("//")]
     assert code[0] == '"use strict";'  # still the first statement: the address comes after it
     assert code[1] == f'self.RK_OUTBOX_STORE = "{static("js/outbox-store.js")}";'
+    assert code[2] == 'self.RK_SIGN_OUT = "/accounts/logout/";'  # seen sent, the worker clears what it keeps
     assert "importScripts(self.RK_OUTBOX_STORE" in body
 
 

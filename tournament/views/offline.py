@@ -3,9 +3,10 @@ hall Wi-Fi.
 
 It is `static/js/sw.js`, served here at the site root (`/sw.js`) so that its scope covers the table links
 (`/t/<token>/…`), the desk and the players' pages; what it caches, and what it never caches, is decided in that
-file. Pages that want it name it `/sw.js?v=<version>` (the `offline_worker` context variable): the version is
-a hash of the scripts, styles and icons, so an update of the app installs a new worker, which drops the
-caches of the old one.
+file and by the server's answers (tournament/device.py). It is told here where its outbox store is and where
+the sign-out is sent (it clears what it keeps when it sees it). Pages that want it name it
+`/sw.js?v=<version>` (the `offline_worker` context variable): the version is a hash of the scripts, styles and
+icons, so an update of the app installs a new worker, which drops the caches of the old one.
 """
 
 import hashlib
@@ -17,7 +18,7 @@ from django.conf import settings
 from django.contrib.staticfiles import finders
 from django.http import HttpResponse
 from django.templatetags.static import static
-from django.urls import path
+from django.urls import path, reverse
 from django.views.decorators.http import require_safe
 
 WORKER = "js/sw.js"
@@ -48,7 +49,8 @@ def offline_version() -> str:
 @require_safe
 def service_worker(request):
     strict = b'"use strict";\n'
-    address = f"self.RK_OUTBOX_STORE = {json.dumps(static(OUTBOX_STORE))};\n".encode()
+    address = (f"self.RK_OUTBOX_STORE = {json.dumps(static(OUTBOX_STORE))};\n"
+               f"self.RK_SIGN_OUT = {json.dumps(reverse('logout'))};\n").encode()
     body = _static_file(WORKER).read_bytes().replace(strict, strict + address, 1)
     response = HttpResponse(body, content_type="text/javascript; charset=utf-8")
     # Browsers look for an update of the worker on every navigation; it must never come from a cache.

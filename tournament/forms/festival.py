@@ -27,7 +27,7 @@ from ..presets import (
     proposed_stage_games,
 )
 from ..services.festivals import DAY, EVENT_FIELDS, event_slug_taken, festival_slug_taken, free_slug
-from .fields import as_text
+from .fields import as_text, validate_visible_name
 from .registration import clean_text
 
 MAX_NOTICE_CHARS = 5000
@@ -73,7 +73,7 @@ def _checkbox(name: str) -> forms.BooleanField:
 
 
 class FestivalForm(forms.Form):
-    name = forms.CharField(label=_("Name"), max_length=200)
+    name = forms.CharField(label=_("Name"), max_length=200, validators=[validate_visible_name])
     slug = forms.SlugField(
         label=_("Short name in links"), max_length=60, required=False,
         help_text=_("Letters a–z, digits and hyphens, as in …/f/busan-2030/. Leave it empty to make one from "
@@ -174,7 +174,7 @@ class PresetForm(forms.Form):
 class EventForm(forms.Form):
     # Which preset the form started from; kept for the page only (the values themselves are what counts).
     preset = forms.CharField(required=False, max_length=20, widget=forms.HiddenInput)
-    name = forms.CharField(label=_("Name"), max_length=200)
+    name = forms.CharField(label=_("Name"), max_length=200, validators=[validate_visible_name])
     slug = forms.SlugField(
         label=_("Short name in links"), max_length=60, required=False,
         help_text=_("Letters a–z, digits and hyphens. Leave it empty to make one from the name."),

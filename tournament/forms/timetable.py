@@ -31,6 +31,7 @@ from ..schedule import (
     schedule,
 )
 from .festival import time_input
+from .fields import validate_visible_name
 from .registration import clean_text
 
 SPARE_ROWS = 2
@@ -40,7 +41,7 @@ class SlotForm(forms.Form):
     kind = forms.ChoiceField(choices=[(kind, kind) for kind in KINDS if kind != CHECKIN], widget=forms.HiddenInput,
                              error_messages={"invalid_choice": _("Unknown kind of slot.")})
     number = forms.IntegerField(min_value=0, max_value=99, required=False, widget=forms.HiddenInput)
-    label = forms.CharField(label=_("What"), max_length=LABEL_LENGTH, required=False,
+    label = forms.CharField(label=_("What"), max_length=LABEL_LENGTH, required=False, validators=[validate_visible_name],
                             widget=forms.TextInput(attrs={"class": "form-control"}))
     starts = forms.TimeField(label=_("From"), required=False, widget=time_input({"class": "form-control"}))
     ends = forms.TimeField(label=_("Until"), required=False, widget=time_input({"class": "form-control"}))

@@ -14,3 +14,11 @@ class ScoringConfig(AppConfig):
         from .player_standing import player_standings
 
         standing.register(player_standings)
+
+        # A score sheet's reason is free text a referee types: contacts typed there go at the end of retention.
+        from tournament.services import erasure
+
+        from .models import ScoreSheet
+
+        erasure.scrub_typed_text("score sheet reason",
+                                 lambda festival: ScoreSheet.objects.filter(stage__event__festival=festival), "reason")

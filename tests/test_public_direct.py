@@ -244,3 +244,17 @@ def test_a_fragment_the_304_road_passed_on_is_rendered_in_the_festivals_time_zon
     monkeypatch.setattr(public, "render", render)
     assert Client().get(url, HTTP_IF_NONE_MATCH='"an-old-version"').status_code == 200
     assert zones == ["Asia/Hong_Kong"]
+
+
+@pytest.mark.parametrize("host", ["evil.example", "evil.example:80", "127.0.0.1@evil.example", "bad host"])
+def test_a_poll_for_a_host_the_site_does_not_serve_is_refused_before_any_304(host):
+    """The host is checked exactly as Django checks it (ALLOWED_HOSTS) before the 304 road answers: a poll that
+    names another host gets the stack's 400, whatever ETag it sends."""
+    event = make_event()
+    fragment = urls(event, make_registration(event, number=2).number)[1]
+    etag = Client().get(fragment)["ETag"]
+    for sent in (etag, "*"):
+        answer = Client(HTTP_HOST=host).get(fragment, HTTP_IF_NONE_MATCH=sent)
+        assert answer.status_code == 400, (host, sent)
+        assert "ETag" not in answer
+    assert Client().get(fragment, HTTP_IF_NONE_MATCH=etag).status_code == 304  # an allowed host still gets it

@@ -10,6 +10,7 @@ from django.contrib.auth import middleware as auth
 from django.contrib.auth.models import AnonymousUser
 from django.contrib.messages import middleware as messages
 from django.contrib.sessions import middleware as sessions
+from django.core.exceptions import DisallowedHost
 from django.http import Http404, HttpResponseNotModified
 from django.urls import Resolver404, get_resolver
 from django.utils import timezone, translation
@@ -164,7 +165,8 @@ class NotModifiedMiddleware:
     the locale middleware would choose — matches; anything else goes down the whole stack as before. The 304
     carries what RFC 9110 (15.4.5) asks of one: the ETag, Cache-Control and Vary that the full stack sends for
     that fragment (tests/test_public_direct.py compares them); a browser keeps the other headers of the
-    response it stored, and a fragment is read by htmx, never shown as a page of its own."""
+    response it stored, and a fragment is read by htmx, never shown as a page of its own. A request for a host
+    the site does not serve (ALLOWED_HOSTS, checked as Django checks it) goes down the stack, which answers 400."""
 
     VARY = "Accept-Language, Cookie"
 
@@ -172,7 +174,8 @@ class NotModifiedMiddleware:
         self.get_response = get_response
 
     def __call__(self, request):
-        if "HTTP_IF_NONE_MATCH" in request.META and public_lane(request) and not hasattr(request, "urlconf"):
+        if ("HTTP_IF_NONE_MATCH" in request.META and public_lane(request) and not hasattr(request, "urlconf")
+                and _allowed_host(request)):
             match = _direct_views.match(request)
             etag_of = getattr(match.func, "fragment_etag", None) if match is not None else None
             if etag_of is not None:
@@ -198,6 +201,14 @@ class NotModifiedMiddleware:
         response["Cache-Control"] = "no-cache"
         response["Vary"] = self.VARY
         return response
+
+
+def _allowed_host(request) -> bool:
+    try:
+        request.get_host()
+    except DisallowedHost:
+        return False
+    return True
 
 
 class CSPMiddleware(BaseCSPMiddleware):

@@ -132,7 +132,7 @@ def test_erasure_after_retention_leaves_results_and_no_contact_or_birth_year_any
     assert festival.personal_data_erased_at == timezone.now()
     entry = AuditEntry.objects.get(action="privacy.erased", festival=festival)
     assert entry.after == {"players": 16, "fields": ["contact", "birth_year", "guardian_name", "guardian_contact"],
-                           "audit_entries_scrubbed": 2, "pending_imports_deleted": 1}
+                           "audit_entries_scrubbed": 2, "pending_imports_deleted": 1, "typed_contacts_scrubbed": 0}
     # The player's download says the same: nothing left to give.
     kid = Player.objects.get(pk=event_results(event).rows[1].registration.player_id)
     text = json.dumps(my_data(kid), default=str)

@@ -15,13 +15,13 @@ import pytest
 import tablib
 from django.contrib.sessions.models import Session
 from django.urls import reverse
-from django.utils import timezone
+from django.utils import timezone, translation
 
 from tests.factories import EVENT_DAY, make_event, make_festival, make_player, make_registration, make_staff
 from tournament.models import AuditEntry, PendingImport, Player, Registration, StaffRole
 from tournament.permissions import DESK, ORGANISER
 from tournament.services.audit import Actor
-from tournament.services.imports import importing, limits, pending
+from tournament.services.imports import importing, limits, pending, reading, workbook
 from tournament.services.registration import PlayerDetails, register, withdraw
 
 DATA = Path(__file__).parent / "data"
@@ -427,8 +427,9 @@ RELATIONSHIPS = "http://schemas.openxmlformats.org/officeDocument/2006/relations
 CONTENT_TYPES = "application/vnd.openxmlformats-officedocument.spreadsheetml"
 
 
-def _workbook(rows_xml: str, strings: list[str]) -> bytes:
-    """An XLSX written by hand, as an attacker would: one sheet of `rows_xml` and a shared-string table."""
+def _workbook(rows_xml: str, strings: list[str], *, doctypes: dict[str, str] | None = None) -> bytes:
+    """An XLSX written by hand, as an attacker would: one sheet of `rows_xml` and a shared-string table;
+    `doctypes` puts a document type declaration before the root element of the parts it names."""
     package = "http://schemas.openxmlformats.org/package/2006"
     shared = "".join(f"<si><t>{text}</t></si>" for text in strings)
     parts = {
@@ -453,7 +454,7 @@ def _workbook(rows_xml: str, strings: list[str]) -> bytes:
     buffer = io.BytesIO()
     with zipfile.ZipFile(buffer, "w", zipfile.ZIP_DEFLATED) as archive:
         for name, text in parts.items():
-            archive.writestr(name, text)
+            archive.writestr(name, (doctypes or {}).get(name, "") + text)
     return buffer.getvalue()
 
 
@@ -542,6 +543,64 @@ def test_too_many_characters_in_a_csv_are_refused_too(organiser_client, festival
     long = "x" * (limits.MAX_CELL_CHARS + 1)
     response = upload(organiser_client, festival, csv_bytes([row(affiliation=long)]))
     assert f"more than {limits.MAX_CELL_CHARS:,} characters" in form_errors(response)
+
+
+# --- XML declarations in a workbook ------------------------------------------------------------------
+
+# Entities nested three deep: each level repeats the one below ten times. The attack nested them deeper behind a
+# padded DTD (17 KB on disk, 2 GB and 21 s to expand); three levels (1,000 characters) keep the unguarded code
+# quick, and any DTD at all is refused before it is expanded.
+NESTED_ENTITIES = ('<!DOCTYPE sst [<!ENTITY a "aaaaaaaaaa"><!ENTITY b "{b}"><!ENTITY c "{c}">]>'
+                   .format(b="&a;" * 10, c="&b;" * 10))
+HOSTILE_WORKBOOKS = {
+    "nested-entities": (lambda: _workbook(_header_and_row_xml(), ["&c;", *HEADER],
+                                          doctypes={"xl/sharedStrings.xml": NESTED_ENTITIES})),
+    # A declaration without any entity: spreadsheet programs never write one.
+    "dtd-alone": (lambda: _workbook(_header_and_row_xml(), ["Kim", *HEADER],
+                                    doctypes={"xl/worksheets/sheet1.xml": "<!DOCTYPE worksheet>"})),
+    # An external entity (a file of the server) in the workbook part.
+    "external-entity": (lambda: _workbook(_header_and_row_xml(), ["Kim", *HEADER], doctypes={
+        "xl/workbook.xml": '<!DOCTYPE workbook [<!ENTITY secret SYSTEM "file:///etc/passwd">]>'})),
+    # A parameter entity in the package's first part.
+    "parameter-entity": (lambda: _workbook(_header_and_row_xml(), ["Kim", *HEADER], doctypes={
+        "[Content_Types].xml": '<!DOCTYPE Types [<!ENTITY % p "<!ENTITY q \'x\'>"> %p;]>'})),
+}
+
+
+def _header_and_row_xml() -> str:
+    """The header (shared strings 1…) and one row whose name is shared string 0."""
+    header = "".join(f'<c t="s"><v>{index}</v></c>' for index in range(1, len(HEADER) + 1))
+    return (f'<row r="1">{header}</row><row r="2"><c t="inlineStr"><is><t>open</t></is></c><c t="s"><v>0</v></c>'
+            '<c t="inlineStr"><is><t>kim@example.org</t></is></c><c><v>2001</v></c></row>')
+
+
+def test_a_plain_hand_written_workbook_imports():
+    """The hostile workbooks below differ from this one only in their declarations."""
+    parsed = reading.read_registrations_file(name="players.xlsx",
+                                             content=_workbook(_header_and_row_xml(), ["Kim", *HEADER]))
+    assert [r[1:5] for r in parsed.rows] == [["open", "Kim", "kim@example.org", "2001"]]
+
+
+@pytest.mark.parametrize("make", HOSTILE_WORKBOOKS.values(), ids=HOSTILE_WORKBOOKS.keys())
+def test_a_workbook_declaring_a_dtd_or_entities_is_refused_before_parsing(make):
+    with pytest.raises(limits.ImportFileError) as refused:
+        reading.read_registrations_file(name="players.xlsx", content=make())
+    assert refused.value.code == "xml_declarations"
+
+
+@pytest.mark.parametrize("language", ["en", "ko", "zh-hant"])
+@pytest.mark.parametrize("make", HOSTILE_WORKBOOKS.values(), ids=HOSTILE_WORKBOOKS.keys())
+def test_an_uploaded_workbook_with_xml_declarations_gets_a_clear_message_and_nothing_is_imported(
+        organiser_client, festival, events, make, language):
+    organiser_client.cookies["django_language"] = language
+    response = upload(organiser_client, festival, make(), "players.xlsx")
+    assert response.status_code == 200
+    with translation.override(language):
+        expected = str(workbook.xml_declarations_refused().message)
+    assert expected in form_errors(response).replace("&#x27;", "'")
+    assert "DTD" in expected  # names what was refused, in every language
+    assert not organiser_client.session.get("pending_imports") and not PendingImport.objects.exists()
+    assert Registration.objects.count() == 0 and Player.objects.count() == 0
 
 
 def test_the_preview_waits_on_the_server_and_the_session_holds_only_its_key(organiser_client, festival, events):

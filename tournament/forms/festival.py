@@ -27,7 +27,7 @@ from ..presets import (
     proposed_stage_games,
 )
 from ..services.festivals import DAY, EVENT_FIELDS, event_slug_taken, festival_slug_taken, free_slug
-from .fields import as_text
+from .fields import FestivalMomentField, as_text, festival_moment, validate_visible_name
 from .registration import clean_text
 
 MAX_NOTICE_CHARS = 5000
@@ -73,7 +73,7 @@ def _checkbox(name: str) -> forms.BooleanField:
 
 
 class FestivalForm(forms.Form):
-    name = forms.CharField(label=_("Name"), max_length=200)
+    name = forms.CharField(label=_("Name"), max_length=200, validators=[validate_visible_name])
     slug = forms.SlugField(
         label=_("Short name in links"), max_length=60, required=False,
         help_text=_("Letters a–z, digits and hyphens, as in …/f/busan-2030/. Leave it empty to make one from "
@@ -174,7 +174,7 @@ class PresetForm(forms.Form):
 class EventForm(forms.Form):
     # Which preset the form started from; kept for the page only (the values themselves are what counts).
     preset = forms.CharField(required=False, max_length=20, widget=forms.HiddenInput)
-    name = forms.CharField(label=_("Name"), max_length=200)
+    name = forms.CharField(label=_("Name"), max_length=200, validators=[validate_visible_name])
     slug = forms.SlugField(
         label=_("Short name in links"), max_length=60, required=False,
         help_text=_("Letters a–z, digits and hyphens. Leave it empty to make one from the name."),
@@ -194,11 +194,11 @@ class EventForm(forms.Form):
                                      help_text=_("Late arrivals are refused after this (rule R9)."))
     starts = forms.TimeField(label=_("Play starts"), widget=time_input())
     ends = forms.TimeField(label=_("Ends"), widget=time_input())
-    registration_opens_at = forms.DateTimeField(label=_("Registration opens"), widget=moment_input(),
+    registration_opens_at = FestivalMomentField(label=_("Registration opens"), widget=moment_input(),
                                                 validators=[plausible_day])
-    registration_closes_at = forms.DateTimeField(label=_("Registration closes"), widget=moment_input(),
+    registration_closes_at = FestivalMomentField(label=_("Registration closes"), widget=moment_input(),
                                                  validators=[plausible_day])
-    withdrawal_deadline = forms.DateTimeField(label=_("Withdrawal deadline"), widget=moment_input(),
+    withdrawal_deadline = FestivalMomentField(label=_("Withdrawal deadline"), widget=moment_input(),
                                               validators=[plausible_day])
     stage_games = _model_field(Event, "stage_games", label=_("Games in each round"))
     final_games = forms.IntegerField(label=_("Games in the final"), min_value=1, max_value=9)
@@ -231,6 +231,8 @@ class EventForm(forms.Form):
                  **kwargs):
         self.festival, self.event, self.locked = festival, event, locked or {}
         super().__init__(*args, **kwargs)
+        for name in MOMENTS:
+            self.fields[name].zone = festival.tzinfo
         for name, reason in self.locked.items():
             if name in self.fields:
                 self.fields[name].help_text = reason
@@ -275,7 +277,10 @@ class EventForm(forms.Form):
         if day is not None:
             for name, model_name in TIMES.items():
                 if data.get(name) is not None:
-                    data[model_name] = timezone.make_aware(dt.datetime.combine(day, data[name]), tz)
+                    try:
+                        data[model_name] = festival_moment(day, data[name], tz)
+                    except ValidationError as error:
+                        self.add_error(name, error)
         pairs = [("starts_at", "ends_at", "ends", _("The event must end after it starts.")),
                  ("checkin_opens_at", "checkin_closes_at", "checkin_closes", _("Check-in must close after it opens.")),
                  ("registration_opens_at", "registration_closes_at", "registration_closes_at",

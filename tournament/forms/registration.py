@@ -16,6 +16,7 @@ from ..models import Player, Registration
 from ..models.registration import contact_key, name_key
 from ..services.consent import Consent, guardian_refusal, needs_guardian, youngest_without_guardian
 from ..services.registration import PlayerDetails
+from .fields import is_invisible, validate_visible_name
 
 OLDEST_BIRTH_YEAR = 1900
 PHONE_SHAPE = re.compile(r"\+?[0-9()\- ]+")
@@ -34,6 +35,11 @@ def _reject_invisible(value: str) -> None:
         category = unicodedata.category(ch)
         if category in {"Zl", "Zp"} or (category.startswith("C") and ch not in ALLOWED_FORMAT_CHARACTERS):
             raise ValidationError(_("Please remove control characters and line breaks."), code="control")
+
+
+def has_letters(name: str) -> bool:
+    """Whether a name holds a letter that shows (a Hangul filler is a "letter" that does not)."""
+    return any(unicodedata.category(ch).startswith("L") and not is_invisible(ch) for ch in name)
 
 
 def normalise_contact(value: str, max_length: int) -> str:
@@ -68,6 +74,7 @@ class RegistrationForm(forms.Form):
     name = forms.CharField(
         label=_("Name"),
         max_length=_max_length("name"),
+        validators=[validate_visible_name],
         help_text=_("As it should appear on the table lists, in any script (한글, 中文, Latin …)."),
         widget=forms.TextInput(attrs={"autocomplete": "name"}),
     )
@@ -94,6 +101,7 @@ class RegistrationForm(forms.Form):
     # Asked of a child (services.consent.needs_guardian); shown to everyone, so the form works without JavaScript.
     guardian_name = forms.CharField(
         label=_("Parent's or guardian's name"), max_length=_max_length("guardian_name"), required=False,
+        validators=[validate_visible_name],
         widget=forms.TextInput(attrs={"autocomplete": "off"}),
     )
     guardian_contact = forms.CharField(
@@ -124,7 +132,7 @@ class RegistrationForm(forms.Form):
 
     def clean_name(self):
         name = clean_text(self.cleaned_data["name"])
-        if not any(unicodedata.category(ch).startswith("L") for ch in name):
+        if not has_letters(name):
             raise ValidationError(_("Please enter a name with letters."), code="no_letters")
         # The identity key is width-folded and may be longer than what was typed (e.g. "㍿").
         if len(name_key(name)) > _max_length("name"):
@@ -136,7 +144,7 @@ class RegistrationForm(forms.Form):
 
     def clean_guardian_name(self):
         name = clean_text(self.cleaned_data["guardian_name"])
-        if name and not any(unicodedata.category(ch).startswith("L") for ch in name):
+        if name and not has_letters(name):
             raise ValidationError(_("Please enter a name with letters."), code="no_letters")
         return name
 
@@ -229,6 +237,20 @@ class ReadNoticeFields(ConsentFields):
 
     def read_current_notice(self) -> None:
         self.fields["notice_version"].initial = self.festival.privacy_notice_version
+
+    def clean(self):
+        data = super().clean()
+        if "notice_version" in self.errors:
+            # A hidden field's error shows nowhere: say it on the form, and send the form back with the version
+            # shown on the page and the agreement to give again, so that agreeing and sending it works.
+            del self.errors["notice_version"]
+            self.add_error(None, _("This form could not tell which version of the collection notice you read. "
+                                   "Please read the notice, tick your agreement again and send the form."))
+            self.data = self.data.copy()
+            self.data[self.add_prefix("notice_version")] = str(self.festival.privacy_notice_version)
+            for name in ("agree", "guardian_agrees"):
+                self.data.pop(self.add_prefix(name), None)
+        return data
 
     def given_consent(self, **kwargs) -> Consent:
         return super().given_consent(notice_version=self.cleaned_data["notice_version"])

@@ -31,6 +31,7 @@ from ..schedule import (
     schedule,
 )
 from .festival import time_input
+from .fields import festival_moment, validate_visible_name
 from .registration import clean_text
 
 SPARE_ROWS = 2
@@ -40,7 +41,7 @@ class SlotForm(forms.Form):
     kind = forms.ChoiceField(choices=[(kind, kind) for kind in KINDS if kind != CHECKIN], widget=forms.HiddenInput,
                              error_messages={"invalid_choice": _("Unknown kind of slot.")})
     number = forms.IntegerField(min_value=0, max_value=99, required=False, widget=forms.HiddenInput)
-    label = forms.CharField(label=_("What"), max_length=LABEL_LENGTH, required=False,
+    label = forms.CharField(label=_("What"), max_length=LABEL_LENGTH, required=False, validators=[validate_visible_name],
                             widget=forms.TextInput(attrs={"class": "form-control"}))
     starts = forms.TimeField(label=_("From"), required=False, widget=time_input({"class": "form-control"}))
     ends = forms.TimeField(label=_("Until"), required=False, widget=time_input({"class": "form-control"}))
@@ -67,15 +68,16 @@ class BaseSlotFormSet(forms.BaseFormSet):
         super().__init__(*args, **kwargs)
 
     def moment(self, time: dt.time | None, kind: str) -> dt.datetime | None:
+        """The instant a slot's time of day means (ValidationError for a time the clocks skip or repeat)."""
         if time is None:
             return None
-        tz = timezone.get_current_timezone()
+        tz = self.event.festival.tzinfo
         starts = timezone.localtime(self.event.starts_at, tz)
-        moment = timezone.make_aware(dt.datetime.combine(starts.date(), time), tz)
-        runs_past_midnight = timezone.localtime(self.event.ends_at, tz).date() > starts.date()
-        if runs_past_midnight and moment < starts and kind not in (BRIEFING, CHECKIN):
-            moment += dt.timedelta(days=1)
-        return moment
+        day = starts.date()
+        runs_past_midnight = timezone.localtime(self.event.ends_at, tz).date() > day
+        if runs_past_midnight and time < starts.time() and kind not in (BRIEFING, CHECKIN):
+            day += dt.timedelta(days=1)
+        return festival_moment(day, time, tz)
 
     def clean(self):
         if any(self.errors):
@@ -101,8 +103,15 @@ class BaseSlotFormSet(forms.BaseFormSet):
             if kind == OTHER and not typed:
                 form.add_error("label", _("Say what happens in this slot."))
                 continue
-            slot = Slot(label(self.event, kind, number, typed), self.moment(data.get("starts"), kind),
-                        self.moment(data.get("ends"), kind), kind, number)
+            times = {}
+            for name in ("starts", "ends"):
+                try:
+                    times[name] = self.moment(data.get(name), kind)
+                except forms.ValidationError as error:
+                    form.add_error(name, error)
+            if len(times) < 2:
+                continue
+            slot = Slot(label(self.event, kind, number, typed), times["starts"], times["ends"], kind, number)
             found = problem(self.event, slot)
             if found is not None:
                 form.add_error(*found)

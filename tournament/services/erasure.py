@@ -17,8 +17,9 @@ from django.db.models.functions import Cast, Coalesce, Concat
 from django.utils import timezone
 
 from ..formats.ranking import is_under_age
-from ..models import AuditEntry, Festival, PendingImport, Player, Registration
+from ..models import AuditEntry, ConductRecord, Festival, PendingImport, Player, Registration
 from ..models.registration import erased_contact_key
+from ..typed_contacts import without_contacts
 from .audit import SYSTEM, Actor, record
 from .imports.pending import KEPT_FOR
 from .locking import lock_festival, lock_festival_events
@@ -102,10 +103,12 @@ def erase_festival(*, festival: Festival, actor: Actor = SYSTEM, now=None, dry_r
         erasure.audit_entries = _scrub_audit(_festival_entries(festival), needles,
                                              keys=lambda entry: entry.target_type in PERSONAL_TARGETS)
         erasure.pending_imports = files.delete()[0]
+        typed = _scrub_typed_contacts(festival)
         _erase_players(Player.objects.filter(HOLDS_PERSONAL_DATA, festival=festival), now=now)
         festival.personal_data_erased_at = now
         festival.save(update_fields=["personal_data_erased_at"])
-        record(actor=actor, action="privacy.erased", target=festival, festival=festival, after=erasure.summary(),
+        record(actor=actor, action="privacy.erased", target=festival, festival=festival,
+               after={**erasure.summary(), "typed_contacts_scrubbed": typed},
                reason=f"retention_days={festival.retention_days}")
         if dry_run:
             transaction.set_rollback(True)
@@ -228,3 +231,37 @@ def _delete_files_naming(festival: Festival, needles: list[str]) -> int:
     pks = [upload.pk for upload in PendingImport.objects.filter(festival=festival).only("pk", "rows")
            if any(n in json.dumps(upload.rows, ensure_ascii=False) for n in needles)]
     return PendingImport.objects.filter(pk__in=pks).delete()[0]
+
+
+# --- contacts typed into free text, at the end of retention -------------------------------------------------
+
+# Free text staff write about a festival's players, where a contact may have been typed (a parent's number in a
+# conduct note): name -> (the festival's rows, the field). scoring adds a score sheet's reason from its
+# AppConfig.ready (tournament never imports scoring). tests/tournament/test_retention_fields.py classifies
+# every field.
+TYPED_TEXT = {
+    "conduct note": (lambda festival: ConductRecord.objects.filter(event__festival=festival), "note"),
+    "audit reason": (_festival_entries, "reason"),
+}
+
+
+def scrub_typed_text(name: str, rows_of, field_name: str) -> None:
+    """Register another free-text field whose typed contacts go at the end of retention."""
+    TYPED_TEXT[name] = (rows_of, field_name)
+
+
+def _scrub_typed_contacts(festival: Festival) -> int:
+    """Every e-mail address and phone number typed into the festival's free text replaced by ERASED_TEXT;
+    how many rows changed."""
+    changed = 0
+    for rows_of, name in TYPED_TEXT.values():
+        rows = rows_of(festival).exclude(**{name: ""}).only("pk", name)
+        scrubbed = []
+        for row in rows.order_by("pk").iterator(chunk_size=500):
+            text = getattr(row, name)
+            setattr(row, name, without_contacts(text, ERASED_TEXT))
+            if getattr(row, name) != text:
+                scrubbed.append(row)
+        rows.model.objects.bulk_update(scrubbed, [name], batch_size=500)
+        changed += len(scrubbed)
+    return changed

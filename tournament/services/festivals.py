@@ -20,6 +20,7 @@ from django.utils.formats import date_format
 from django.utils.text import slugify
 from django.utils.translation import gettext as _
 
+from ..forms.fields import festival_moment
 from ..forms.manage import RESERVED_EVENT_SLUGS, RESERVED_FESTIVAL_SLUGS
 from ..models import Event, Festival, Registration
 from ..permissions import ORGANISER
@@ -164,7 +165,12 @@ def _local_day(moment: dt.datetime, tz) -> dt.date:
 
 
 def _same_wall_time(moment: dt.datetime, old_tz, new_tz) -> dt.datetime:
-    return timezone.make_aware(timezone.localtime(moment, old_tz).replace(tzinfo=None), new_tz)
+    """The same clock time in the new zone; a time the new zone skips or shows twice refuses the zone."""
+    wall = timezone.localtime(moment, old_tz)
+    try:
+        return festival_moment(wall.date(), wall.time(), new_tz)
+    except ValidationError as error:
+        raise FieldsRefused({"timezone": error.messages[0]}) from None
 
 
 def _move_to_time_zone(festival: Festival, events: list[Event], old_tz, actor: Actor) -> None:

@@ -2,8 +2,10 @@
 
 from django.contrib.auth import get_user_model
 from django.contrib.auth.models import Permission
+from django.core.exceptions import ValidationError
 from django.core.management.base import BaseCommand, CommandError
 
+from tournament.forms.fields import validate_visible_name
 from tournament.permissions import ORGANISE_FESTIVALS
 
 
@@ -21,6 +23,10 @@ class Command(BaseCommand):
         if user is None:
             if not create:
                 raise CommandError(f"There is no account {username!r}; add --create to make it.")
+            try:
+                validate_visible_name(username)
+            except ValidationError as error:
+                raise CommandError(error.messages[0]) from None
             if password is None:
                 import getpass
 

@@ -2,17 +2,22 @@
 
 openpyxl holds a row whole while it reads it, and the shared strings whole, so the file is checked before
 openpyxl sees it: the zip's unpacked size, then one pass over its XML that counts elements and cells and stops
-at the first bound passed (a few hundred KB on disk can hold a million cells). Then the active sheet is
-streamed (read-only mode) without the size the sheet declares, which is the file's claim, not its content.
-Bounds on what the rows hold (characters) are `reading`'s.
+at the first bound passed (a few hundred KB on disk can hold a million cells). That pass refuses any document
+type declaration, entity or external reference in any part, where it meets it, before anything is expanded:
+spreadsheet programs never write one, and nested entities behind a padded DTD turn 17 KB into gigabytes of
+text ("billion laughs"). defusedxml's parser does the refusing. Then the active sheet is streamed (read-only
+mode) without the size the sheet declares, which is the file's claim, not its content. Bounds on what the rows
+hold (characters) are `reading`'s.
 """
 
 import io
 import zipfile
 from collections.abc import Iterator
-from xml.parsers import expat
+from xml.etree.ElementTree import ParseError
 
 import openpyxl
+from defusedxml import DefusedXmlException
+from defusedxml.ElementTree import DefusedXMLParser
 from django.utils.translation import gettext as _
 
 from .limits import (
@@ -40,6 +45,12 @@ def _too_large() -> ImportFileError:
                            % {"rows": MAX_ROWS}, code="too_large")
 
 
+def xml_declarations_refused() -> ImportFileError:
+    return ImportFileError(_("This workbook contains XML declarations (a DTD or entities) that spreadsheet programs "
+                             "do not write, so it was not read. Open it in Excel and save it again as .xlsx."),
+                           code="xml_declarations")
+
+
 def _check_container(content: bytes) -> None:
     if not zipfile.is_zipfile(io.BytesIO(content)):
         raise _unreadable()
@@ -53,35 +64,45 @@ def _check_container(content: bytes) -> None:
 
 
 def _count_elements(archive: zipfile.ZipFile) -> None:
-    """Every part's XML elements (all of them), cells (per part) and cells in a row, without keeping any."""
-    elements = 0
+    """Every part's XML elements (all of them), cells (per part) and cells in a row, without keeping any; a
+    DTD, an entity or an external reference anywhere refuses the file."""
+    counter = _ElementCounter()
     for info in archive.infolist():
-        cells = in_row = 0
-
-        def start(name, _attributes):
-            nonlocal elements, cells, in_row
-            elements += 1
-            if elements > MAX_XLSX_ELEMENTS:
-                raise _too_large()
-            local = name.rpartition(" ")[2]
-            if local == ROW:
-                in_row = 0
-            elif local == CELL:
-                cells, in_row = cells + 1, in_row + 1
-                if in_row > MAX_COLUMNS:
-                    raise too_wide()
-                if cells > MAX_CELLS:
-                    raise too_many_cells()
-
-        parser = expat.ParserCreate(namespace_separator=" ")
-        parser.StartElementHandler = start
+        counter.cells = counter.in_row = 0
+        parser = DefusedXMLParser(target=counter, forbid_dtd=True, forbid_entities=True, forbid_external=True)
         with archive.open(info) as part:
             try:
                 while chunk := part.read(CHUNK):
-                    parser.Parse(chunk, False)
-                parser.Parse(b"", True)
-            except expat.ExpatError:
+                    parser.feed(chunk)
+                parser.close()
+            except DefusedXmlException:
+                raise xml_declarations_refused() from None
+            except ParseError:
                 continue  # not XML (a picture), or broken: openpyxl reads no cell from it either
+
+
+class _ElementCounter:
+    """The parser's target: counts as elements start and keeps nothing (no tree is built)."""
+
+    def __init__(self):
+        self.elements = self.cells = self.in_row = 0
+
+    def start(self, tag, _attributes):
+        self.elements += 1
+        if self.elements > MAX_XLSX_ELEMENTS:
+            raise _too_large()
+        local = tag.rpartition("}")[2]
+        if local == ROW:
+            self.in_row = 0
+        elif local == CELL:
+            self.cells, self.in_row = self.cells + 1, self.in_row + 1
+            if self.in_row > MAX_COLUMNS:
+                raise too_wide()
+            if self.cells > MAX_CELLS:
+                raise too_many_cells()
+
+    def close(self):
+        return None
 
 
 def sheet_rows(content: bytes) -> Iterator[tuple]:

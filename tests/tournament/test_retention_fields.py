@@ -69,6 +69,12 @@ CLASSIFICATION = {
         "after": SCRUBBED + ": as `before`",
         "reason": TYPED_CONTACTS + ", and the erased contacts and guardians' names wherever quoted",
     },
+    "tournament.StaffInvitation": {
+        "id": ROW, "festival": ROW, "account": ROW, "made_by": ROW, "answered_by": ROW,
+        "role": WRITTEN_BY_APP, "status": WRITTEN_BY_APP, "token_hash": WRITTEN_BY_APP,
+        "identifier": STAFF, "identifier_key": STAFF,
+        "made_at": WHEN, "expires_at": WHEN, "answered_at": WHEN,
+    },
     "tournament.Festival": {
         "id": ROW, "slug": ORGANISERS_TEXT, "name": ORGANISERS_TEXT, "venue": ORGANISERS_TEXT,
         "contact": KEPT + "it is the organisers' own contact, shown to players on purpose",

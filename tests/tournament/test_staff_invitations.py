@@ -284,3 +284,13 @@ def test_an_invitation_to_a_newcomer_is_answered_only_with_its_link(client, fest
     link = reverse("staff-invitation", kwargs={"token": invited.token})
     client.post(link, {"answer": "accept"})  # holding the link is what the organiser handed over
     assert has_role(stranger, festival, "organiser")
+
+
+@pytest.mark.parametrize("name", ["\u3164", "\u3164\u3164", "\u2800"])
+def test_a_username_that_shows_nothing_is_refused_when_inviting_and_when_making_an_account(client, festival,
+                                                                                       organiser, name):
+    with pytest.raises(ServiceError):
+        invite(festival=festival, identifier=name, role="desk", actor=Actor(user=organiser))
+    link = invite_through_page(client, festival, organiser, "jiwoo@school.kr")
+    response = client.post(link, {"username": name, "password1": PASSWORD, "password2": PASSWORD})
+    assert response.status_code == 400 and not User.objects.filter(username=name).exists()

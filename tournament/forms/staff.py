@@ -7,6 +7,7 @@ from django.contrib.auth.validators import UnicodeUsernameValidator
 from django.utils.translation import gettext_lazy as _
 
 from ..models import StaffRole
+from .fields import validate_visible_name
 
 ID = {"min_value": 1, "max_value": 2**31 - 1}
 
@@ -43,7 +44,7 @@ class NewAccountForm(SetPasswordMixin, forms.Form):
 
     username = UsernameField(label=_("Username"), max_length=150,
                              help_text=_("Letters, digits and @ . + - _ only; you sign in with it."),
-                             validators=[UnicodeUsernameValidator()],
+                             validators=[UnicodeUsernameValidator(), validate_visible_name],
                              widget=forms.TextInput(attrs={"autocomplete": "username", "autocapitalize": "none"}))
     password1, password2 = SetPasswordMixin.create_password_fields()
 

@@ -25,6 +25,7 @@ from django.db import IntegrityError, transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
+from ..forms.fields import validate_visible_name
 from ..models import Festival, StaffInvitation, StaffRole
 from .audit import Actor, record
 from .errors import ServiceError
@@ -78,6 +79,7 @@ def check_identifier(identifier: str) -> str:
         return identifier
     try:
         UnicodeUsernameValidator()(identifier)
+        validate_visible_name(identifier)
     except ValidationError:
         raise ServiceError(_("A username may hold only letters, digits and @ . + - _ (no spaces)."),
                            code="bad_identifier") from None

@@ -98,7 +98,8 @@ def clash_message(other: Event) -> str:
 def _find_or_create_player(*, festival, details: PlayerDetails) -> tuple[Player, bool]:
     """The same person (festival + normalised name + normalised contact) is one Player; (player, created)."""
     player = Player.objects.filter(
-        festival=festival, name_key=name_key(details.name), contact_key=contact_key(details.contact)
+        festival=festival, name_key=name_key(details.name),
+        contact_key=contact_key(details.contact, festival.phone_region),
     ).first()
     created = player is None
     if created:

@@ -108,7 +108,7 @@ def validate_rows(*, festival, rows: list[list]) -> list[RowReport]:
             report.problems.insert(0, event_problem)
         if not report.ok:
             continue
-        person = (name_key(report.details.name), contact_key(report.details.contact))
+        person = (name_key(report.details.name), contact_key(report.details.contact, festival.phone_region))
         for other, where in entered.get(person, []):
             if other.pk == report.event.pk:
                 report.problems.append(

@@ -1,5 +1,6 @@
 """Registering for an event, withdrawing, and the waiting list (R9)."""
 
+from collections.abc import Collection, Iterable
 from dataclasses import dataclass
 
 from django.db import IntegrityError, transaction
@@ -10,12 +11,13 @@ from django.utils.formats import date_format
 from django.utils.translation import gettext as _
 
 from ..models import Event, Festival, Player, Registration
-from ..models.registration import contact_key, name_key
+from ..models.registration import name_key
 from .audit import Actor, record
 from .consent import Consent, check_consent, stamp
 from .consent import carry as carry_consent
 from .consent import snapshot as consent_snapshot
 from .errors import ServiceError
+from .identity import own_players, same_person, stored_person
 from .locking import lock_event
 
 
@@ -76,10 +78,11 @@ def _snapshot(registration: Registration) -> dict:
     return snapshot
 
 
-def find_clash(*, player: Player, event: Event) -> Event | None:
-    """R9: the player's other active registration at the same time as `event`, if any."""
+def find_clash(*, player: Player, event: Event, also: Iterable[Player] = ()) -> Event | None:
+    """R9: the player's (or `also`'s: other records of the same person) other active registration at the same
+    time as `event`, if any."""
     others = Event.objects.filter(
-        registrations__player=player,
+        registrations__player__in=[player, *also],
         registrations__status__in=Registration.ACTIVE,
         starts_at__lt=event.ends_at,
         ends_at__gt=event.starts_at,
@@ -95,30 +98,26 @@ def clash_message(other: Event) -> str:
     }
 
 
+def _new_player(*, festival, details: PlayerDetails) -> Player:
+    return Player.objects.create(
+        festival=festival,
+        name=details.name,
+        contact=details.contact,
+        birth_year=details.birth_year,
+        affiliation=details.affiliation,
+        ranking_id=details.ranking_id,
+        guardian_name=details.guardian_name,
+        guardian_contact=details.guardian_contact,
+    )
+
+
 def _find_or_create_player(*, festival, details: PlayerDetails) -> tuple[Player, bool]:
-    """The same person (festival + normalised name + normalised contact) is one Player; (player, created)."""
-    player = Player.objects.filter(
-        festival=festival, name_key=name_key(details.name),
-        contact_key=contact_key(details.contact, festival.phone_region),
-    ).first()
-    created = player is None
-    if created:
-        player = Player.objects.create(
-            festival=festival,
-            name=details.name,
-            contact=details.contact,
-            birth_year=details.birth_year,
-            affiliation=details.affiliation,
-            ranking_id=details.ranking_id,
-            guardian_name=details.guardian_name,
-            guardian_contact=details.guardian_contact,
-        )
-    elif details.guardian_name and not (player.guardian_name or player.guardian_contact):
-        # A child registered before without a guardian (before notices existed): the guardian is added, never
-        # replaced by whoever types the child's name and contact.
-        player.guardian_name, player.guardian_contact = details.guardian_name, details.guardian_contact
-        player.save(update_fields=["guardian_name", "guardian_contact"])
-    return player, created
+    """Staff ways in (an import, a walk-in): the stored person with this name and contact, never changed (details
+    that differ are refused, services.identity), else a new player; (player, created)."""
+    player = stored_person(festival=festival, details=details)
+    if player is not None:
+        return player, False
+    return _new_player(festival=festival, details=details), True
 
 
 def _consent_version(*, event: Event, details: PlayerDetails, consent: Consent | None) -> int | None:
@@ -136,14 +135,16 @@ def _record_consent(registration: Registration, *, consent: Consent | None, vers
         registration.save(update_fields=stamp(registration, consent=consent, version=version, now=now))
 
 
-def _place(*, event: Event, player: Player, now) -> tuple[Registration, dict | None]:
+def _place(*, event: Event, player: Player, now, also: list[Player] = ()) -> tuple[Registration, dict | None]:
     """Add `player` to `event` (a place or the waiting list); (registration, its state before or None).
-    The event row must be locked by the caller, who records the change."""
-    clash = find_clash(player=player, event=event)
+    `also`: other records of the same person, whose registrations count too (R9). The event row must be
+    locked by the caller, who records the change."""
+    clash = find_clash(player=player, event=event, also=also)
     if clash is not None:
         raise ServiceError(clash_message(clash), code="clash")
     registration = Registration.objects.filter(event=event, player=player).first()
-    if registration is not None and registration.is_active:
+    entered = Registration.objects.filter(event=event, player__in=also, status__in=Registration.ACTIVE).exists()
+    if entered or (registration is not None and registration.is_active):
         raise ServiceError(_("%(name)s is already registered for this event.") % {"name": player.name}, code="duplicate")
     taken = Registration.objects.filter(event=event, status=Registration.Status.REGISTERED).count()
     status = Registration.Status.REGISTERED if taken < event.capacity else Registration.Status.WAITLISTED
@@ -162,20 +163,24 @@ def _place(*, event: Event, player: Player, now) -> tuple[Registration, dict | N
 
 
 def _enter(*, event: Event, player: Player, actor: Actor, now, action: str, consent: Consent | None = None,
-           version: int | None = None) -> Registration:
-    registration, before = _place(event=event, player=player, now=now)
+           version: int | None = None, also: list[Player] = ()) -> Registration:
+    registration, before = _place(event=event, player=player, now=now, also=also)
     _record_consent(registration, consent=consent, version=version, now=now)
     record(actor=actor, action=action, target=registration, event=event, before=before, after=_snapshot(registration))
     return registration
 
 
 def register(*, event: Event, details: PlayerDetails, actor: Actor, now=None, by_organiser: bool = False,
-             consent: Consent | None = None) -> Registration:
+             consent: Consent | None = None, own_tokens: Collection[str] = ()) -> Registration:
     """A player enters an event: a place while there are places, else the waiting list.
 
-    The returned registration carries `player_is_new`: False when the details matched a player who already
-    existed. The public form must then not reveal that player's personal link (anyone can type a name and a
-    contact), see tournament/views/registration.py.
+    Who (services.identity): the public form never matches a stored person. It makes a new player holding
+    exactly `details`, so it answers alike whether or not someone with those details exists. `own_tokens`:
+    the personal links the caller already holds (the browser's own); a player among them with the same name
+    and contact is this person, so a clash or a second entry with their registrations is refused (R9).
+    `by_organiser` (the organiser's import; any time, not only while registration is open): the stored person
+    with this name and contact is entered, unchanged; details that differ are refused (code "details_differ").
+    The returned registration carries `player_is_new`.
 
     `consent` (services.consent): who agreed to the festival's collection notice and how; a child without a
     guardian's consent is refused. Stored with the notice's version.
@@ -187,9 +192,15 @@ def register(*, event: Event, details: PlayerDetails, actor: Actor, now=None, by
             if not by_organiser and not event.registration_is_open(now):
                 raise ServiceError(_("Registration for this event is not open."), code="closed")
             version = _consent_version(event=event, details=details, consent=consent)
-            player, created = _find_or_create_player(festival=event.festival, details=details)
+            if by_organiser:
+                player, created = _find_or_create_player(festival=event.festival, details=details)
+                also = same_person(player)
+            else:
+                also = own_players(festival=event.festival, name=details.name, contact=details.contact,
+                                   tokens=own_tokens)
+                player, created = _new_player(festival=event.festival, details=details), True
             registration = _enter(event=event, player=player, actor=actor, now=now, action="registration.created",
-                                  consent=consent, version=version)
+                                  consent=consent, version=version, also=also)
             registration.player_is_new = created
             return registration
     except IntegrityError:

@@ -214,14 +214,36 @@ def current_agreement(player: Player, festival: Festival) -> Registration | None
             .order_by("-consented_at").first())
 
 
+def needs_details_again(player: Player) -> bool:
+    """Whether the player's contact and birth year must be given again before entering anything: erased (on
+    request, or after the retention period), so without them R9's under-15 rule could not be applied."""
+    return player.personal_data_erased_at is not None or player.birth_year is None
+
+
+def _store_details_again(*, player: Player, details: PlayerDetails, actor: Actor, event: Event) -> None:
+    """The erased contact, birth year and guardian given again from the player's own page (their name, school
+    or club and ranking id were kept). The audit entry names the fields, not their values."""
+    player.contact, player.birth_year = details.contact, details.birth_year
+    player.guardian_name, player.guardian_contact = details.guardian_name, details.guardian_contact
+    player.personal_data_erased_at = None
+    fields = ["contact", "birth_year", "guardian_name", "guardian_contact"]
+    player.save(update_fields=[*fields, "contact_key", "personal_data_erased_at"])
+    record(actor=actor, action="player.details_given_again", target=player, event=event, after={"fields": fields})
+
+
 def register_existing_player(*, event: Event, player: Player, actor: Actor, now=None,
-                             consent: Consent | None = None) -> Registration:
+                             consent: Consent | None = None, details_again: PlayerDetails | None = None
+                             ) -> Registration:
     """From the player's own page: enter one more event of the same festival.
 
     An agreement to the festival's collection notice as it is now covers the new event too: the registration
     keeps it (its time and who gave it). Without one — the notice changed since, or none was ever recorded —
     the player (a child's guardian) agrees again with `consent`, or nothing is entered (code
-    "consent_needed"). The same checks as registering apply (services.consent)."""
+    "consent_needed"). The same checks as registering apply (services.consent).
+
+    After the player's personal data was erased (`needs_details_again`), the contact, birth year and a child's
+    guardian are given again (`details_again`; its name, school or club and ranking id are not used) with a
+    fresh agreement, and stored with the entry; without them nothing is entered (code "details_needed")."""
     now = now or timezone.now()
     if player.festival_id != event.festival_id:
         raise ServiceError(_("This event belongs to another festival."), code="other_festival")
@@ -231,17 +253,27 @@ def register_existing_player(*, event: Event, player: Player, actor: Actor, now=
             if not event.registration_is_open(now):
                 raise ServiceError(_("Registration for this event is not open."), code="closed")
             festival = Festival.objects.get(pk=event.festival_id)
-            earlier = current_agreement(player, festival)
+            player = Player.objects.select_for_update(of=("self",)).select_related("festival").get(pk=player.pk)
+            again = needs_details_again(player)
+            earlier = None if again else current_agreement(player, festival)
+            given = consent is not None and (details_again is not None or not again)
             version = None
-            if earlier is None and consent is not None:
-                version = check_consent(festival=festival, birth_year=player.birth_year,
-                                        guardian_name=player.guardian_name,
-                                        guardian_contact=player.guardian_contact, consent=consent)
+            if earlier is None and given:
+                person = details_again if again else player
+                version = check_consent(festival=festival, birth_year=person.birth_year,
+                                        guardian_name=person.guardian_name,
+                                        guardian_contact=person.guardian_contact, consent=consent)
+                if again:
+                    _store_details_again(player=player, details=details_again, actor=actor, event=event)
             registration = _enter(event=event, player=player, actor=actor, now=now, action="registration.created",
-                                  consent=consent if earlier is None else None, version=version)
-            if earlier is None and consent is None:
-                # Nothing else stands in the way (a clash, a second entry are refused above): the player agrees
-                # first. Raised inside the transaction, so nothing of this entry is kept.
+                                  consent=consent if earlier is None and given else None, version=version)
+            if earlier is None and not given:
+                # Nothing else stands in the way (a clash, a second entry are refused above): the player gives
+                # what is missing first. Raised inside the transaction, so nothing of this entry is kept.
+                if again:
+                    raise ServiceError(_("Your contact and birth year were erased. To enter this event, give them "
+                                         "again and agree to the festival's collection notice."),
+                                       code="details_needed")
                 raise ServiceError(_("To enter this event, read the festival's collection notice and agree to "
                                      "it."), code="consent_needed")
             if earlier is not None:

@@ -78,20 +78,23 @@ def stored_person(*, festival: Festival, details) -> Player | None:
     return player
 
 
+SAME_EVENT, SAME_TIME = "same event", "same time"
+
+
 @dataclass(frozen=True)
 class PossibleDuplicate:
-    """Another player with the same name and contact, and the events they are entered in (name, whether it
-    runs at the same time as the registration's event or is that event)."""
+    """Another player with the same name and contact, and the events they are entered in: (name, SAME_EVENT
+    when it is the registration's own event, SAME_TIME when it runs at the same time, else "")."""
 
     player_id: int
-    events: tuple[tuple[str, bool], ...]
+    events: tuple[tuple[str, str], ...]
 
     @property
     def events_text(self) -> str:
         if not self.events:
             return _("no event now")
-        return ", ".join(_("%(event)s, at the same time") % {"event": name} if clash else name
-                         for name, clash in self.events)
+        words = {SAME_EVENT: _("this event"), SAME_TIME: _("%(event)s, at the same time")}
+        return ", ".join(words[relation] % {"event": name} if relation else name for name, relation in self.events)
 
 
 def flag_possible_duplicates(registrations: QuerySet) -> QuerySet:
@@ -137,7 +140,8 @@ def mark_possible_duplicates(registrations: Iterable[Registration]) -> None:
         others = players.get((player.festival_id, player.name_key, player.contact_key), {})
         registration.possible_duplicates = [
             PossibleDuplicate(player_id=pk, events=tuple(
-                (name, event_id == registration.event_id or (other_starts < ends and other_ends > starts))
+                (name, SAME_EVENT if event_id == registration.event_id
+                 else SAME_TIME if other_starts < ends and other_ends > starts else "")
                 for event_id, name, other_starts, other_ends in entered))
             for pk, entered in others.items() if pk != player.pk
         ]

@@ -199,7 +199,8 @@ class _Importer:
             person = Player(festival=festival, name=details.name, contact=details.contact,
                             birth_year=details.birth_year, affiliation=details.affiliation,
                             ranking_id=details.ranking_id)
-            person.name_key, person.contact_key = name_key(person.name), contact_key(person.contact)
+            person.name_key = name_key(person.name)
+            person.contact_key = contact_key(person.contact, festival.phone_region)
             person.personal_data_erased_at = erased_at(node)
             erased = person.personal_data_erased_at is not None
             if erased:  # one person per erased player of the file

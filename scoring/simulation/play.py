@@ -99,7 +99,7 @@ def _register(event: Event, people: list[Person], organiser: Actor) -> None:
     festival = event.festival
     year = festival.starts_on.year
     known = {(p.name_key, p.contact_key): p for p in Player.objects.filter(festival=festival)}
-    keyed = [((name_key(p.name), contact_key(p.contact)), p) for p in people]
+    keyed = [((name_key(p.name), contact_key(p.contact, festival.phone_region)), p) for p in people]
     new = [
         Player(festival=festival, name=p.name, name_key=key[0], contact=p.contact, contact_key=key[1],
                birth_year=p.birth_year(year), affiliation=p.affiliation, ranking_id=p.ranking_id)

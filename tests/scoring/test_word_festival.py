@@ -22,7 +22,8 @@ from tournament.models import Event, Player, Registration
 from tournament.services import draws, seating
 from tournament.services.audit import Actor
 from tournament.services.checkin import assign_numbers, check_in
-from tournament.services.registration import PlayerDetails, find_clash, register
+from tournament.services.consent import Consent
+from tournament.services.registration import PlayerDetails, find_clash, register, register_existing_player
 
 pytestmark = pytest.mark.django_db
 PLAYERS = 8  # per event: a Busan round 1 of two tables, then the final of four (R8.1)
@@ -32,10 +33,14 @@ def person(n: int) -> PlayerDetails:
     return PlayerDetails(name=f"Festival Player {n}", contact=f"fp{n}@example.org", birth_year=1980 + n)
 
 
-def enter_and_check_in(event: Event, people: list[PlayerDetails], desk: Actor) -> list[Registration]:
-    """Registration while it is open, check-in in its window, numbers once it has closed (R8.2)."""
-    registrations = [register(event=event, details=d, actor=Actor(label="web form"),
-                              now=event.registration_opens_at + dt.timedelta(hours=1)) for d in people]
+def enter_and_check_in(event: Event, people: list[PlayerDetails], desk: Actor,
+                       returning: tuple[Player, ...] = ()) -> list[Registration]:
+    """Registration while it is open (`returning`: players of the festival entering from their personal
+    page), check-in in its window, numbers once it has closed (R8.2)."""
+    now = event.registration_opens_at + dt.timedelta(hours=1)
+    registrations = [register_existing_player(event=event, player=player, actor=Actor(label="player link"), now=now,
+                                              consent=Consent(by="player", how="online")) for player in returning]
+    registrations += [register(event=event, details=d, actor=Actor(label="web form"), now=now) for d in people]
     for registration in registrations:
         check_in(registration=registration, actor=desk, now=event.checkin_opens_at + dt.timedelta(minutes=5))
     assign_numbers(event=event, actor=desk, now=event.checkin_closes_at + dt.timedelta(minutes=1))
@@ -94,8 +99,8 @@ def test_a_festival_runs_a_classic_and_a_word_event_through_every_step_with_one_
     classic_regs = enter_and_check_in(classic, [person(n) for n in range(PLAYERS)], desk)
     both = classic_regs[0].player
     assert find_clash(player=both, event=word) is None
-    word_regs = enter_and_check_in(word, [person(0)] + [person(n) for n in range(100, 100 + PLAYERS - 1)], desk)
-    assert word_regs[0].player == both and not word_regs[0].player_is_new
+    word_regs = enter_and_check_in(word, [person(n) for n in range(100, 100 + PLAYERS - 1)], desk, returning=(both,))
+    assert word_regs[0].player == both
     assert Player.objects.filter(festival=festival).count() == 2 * PLAYERS - 1
     for event in (classic, word):
         numbers = sorted(Registration.objects.filter(event=event).values_list("number", flat=True))

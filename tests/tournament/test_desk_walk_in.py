@@ -273,3 +273,12 @@ def test_the_new_desk_pages_use_a_constant_number_of_queries(desk_client, event,
             desk_client.get(desk_url(event, name, registration=reg.pk))
     with django_assert_max_num_queries(6):
         desk_client.get(desk_url(event, "desk-walk-in"))
+
+
+def test_a_correction_into_a_namesake_without_a_contact_is_allowed(event, desk_user):
+    """Two walk-ins without a contact share a name only: the desk recorded them as different people."""
+    make_player(event.festival, name="김민준", contact="")
+    typo = make_registration(event, make_player(event.festival, name="김민쥰", contact=""))
+    player = correct_player(registration=typo, name="김민준", affiliation="", birth_year=2012,
+                            actor=Actor(user=desk_user))
+    assert player.name == "김민준"

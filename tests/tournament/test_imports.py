@@ -243,7 +243,8 @@ def test_person_already_registered_for_the_event_is_a_duplicate(organiser_client
 
 
 def test_withdrawn_person_may_be_imported_again(organiser_client, festival, events):
-    make_registration(events["open"], make_player(festival, name="김민준", contact="010-1234-5678"), status=S.WITHDRAWN)
+    make_registration(events["open"], make_player(festival, name="김민준", contact="010-1234-5678", birth_year=2009,
+                                                  affiliation="부산중학교"), status=S.WITHDRAWN)
     url, _page = preview(organiser_client, festival, csv_bytes([row()]))
     confirm(organiser_client, url)
     assert Registration.objects.get().status == S.REGISTERED

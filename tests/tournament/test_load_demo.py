@@ -111,7 +111,8 @@ def test_busan_players_span_the_ages_with_a_good_share_under_15():
 def test_players_have_identity_keys_so_a_second_sign_up_is_refused_as_duplicate():
     load()
     for player in Player.objects.all():
-        assert (player.name_key, player.contact_key) == (name_key(player.name), contact_key(player.contact))
+        assert (player.name_key, player.contact_key) == (name_key(player.name),
+                                                         contact_key(player.contact, player.festival.phone_region))
     player = event("busan-2014", "rummikub").registrations.filter(status=Status.REGISTERED).first().player
     details = PlayerDetails(name=player.name, contact=player.contact, birth_year=player.birth_year)
     with pytest.raises(ServiceError) as refused:

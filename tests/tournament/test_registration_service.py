@@ -33,8 +33,11 @@ def details(n: int = 1, **fields) -> PlayerDetails:
     return PlayerDetails(**values)
 
 
-def enter(event, n: int = 1, now=BEFORE_DEADLINE, **fields) -> Registration:
-    return register(event=event, details=details(n, **fields), actor=ACTOR, now=now)
+def enter(event, n: int = 1, now=BEFORE_DEADLINE, own: Registration | None = None, **fields) -> Registration:
+    """Through the public form's service; `own`: an earlier registration made from the same browser (which so
+    holds its player's personal link)."""
+    return register(event=event, details=details(n, **fields), actor=ACTOR, now=now,
+                    own_tokens=[own.player.token] if own else [])
 
 
 def statuses(event) -> dict[str, str]:
@@ -118,10 +121,10 @@ def test_an_overlapping_event_is_refused_naming_the_clashing_event():
     festival = make_festival()
     morning = make_event(festival, name="Classic open", start=EVENT_DAY.replace(hour=11), hours=3)
     overlapping = make_event(festival, name="Junior cup", start=EVENT_DAY.replace(hour=13), hours=3)
-    enter(morning, 1)
+    first = enter(morning, 1)
 
     with pytest.raises(ServiceError) as refused:
-        enter(overlapping, 1)
+        enter(overlapping, 1, own=first)
 
     assert refused.value.code == "clash"
     assert "Classic open" in refused.value.message
@@ -133,35 +136,39 @@ def test_events_that_only_touch_do_not_clash_and_a_withdrawn_entry_no_longer_cla
     morning = make_event(festival, start=EVENT_DAY.replace(hour=9), hours=2)
     late_morning = make_event(festival, start=EVENT_DAY.replace(hour=11), hours=2)
     overlapping = make_event(festival, start=EVENT_DAY.replace(hour=12), hours=2)
-    enter(morning, 1)
-    lunch = enter(late_morning, 1)
+    first = enter(morning, 1)
+    lunch = enter(late_morning, 1, own=first)
     assert lunch.status == Registration.Status.REGISTERED
 
     withdraw(registration=lunch, actor=ACTOR, now=BEFORE_DEADLINE)
-    assert enter(overlapping, 1).status == Registration.Status.REGISTERED
+    assert enter(overlapping, 1, own=lunch).status == Registration.Status.REGISTERED
 
 
-def test_the_same_person_typed_differently_is_one_player_and_cannot_register_twice():
+def test_the_same_person_typed_differently_from_the_same_browser_cannot_register_twice():
     event = make_event()
-    enter(event, 1, name="Kim Minjun", contact="+82 10-1234-5678")
+    first = enter(event, 1, name="Kim Minjun", contact="+82 10-1234-5678")
 
     with pytest.raises(ServiceError) as refused:
-        enter(event, 1, name="ＫＩＭ  minjun", contact="82 (10) 1234 5678")
+        enter(event, 1, name="ＫＩＭ  minjun", contact="010 (1234) 5678", own=first)
 
     assert refused.value.code == "duplicate"
     assert Player.objects.count() == 1
     assert Registration.objects.filter(event=event).count() == 1
 
 
-def test_a_new_player_is_marked_new_and_a_returning_one_is_not():
+def test_the_public_form_always_makes_a_new_player_and_the_organiser_s_import_finds_the_stored_one():
     festival = make_festival()
     first = make_event(festival, start=EVENT_DAY.replace(hour=9), hours=1)
     second = make_event(festival, start=EVENT_DAY.replace(hour=14), hours=1)
+    third = make_event(festival, start=EVENT_DAY.replace(hour=16), hours=1)
 
-    assert enter(first, 1).player_is_new is True
-    again = enter(second, 1)
-    assert again.player_is_new is False
-    assert Player.objects.count() == 1
+    stored = enter(first, 1)
+    assert stored.player_is_new is True
+    assert enter(second, 1).player_is_new is True  # another browser: a new player, whoever exists
+    assert Player.objects.count() == 2
+    imported = register(event=third, details=details(1, name="김민준  1"), actor=ACTOR, by_organiser=True)
+    assert imported.player_is_new is False and imported.player == stored.player
+    assert Player.objects.count() == 2
 
 
 @pytest.mark.parametrize(
@@ -189,7 +196,7 @@ def test_a_refused_clash_does_not_leave_a_new_player_behind():
 
     with pytest.raises(ServiceError):
         register(event=overlapping, details=details(name="Lee", contact="LEE@example.org"), actor=ACTOR,
-                 now=BEFORE_DEADLINE)
+                 now=BEFORE_DEADLINE, own_tokens=[existing.token])
     assert Player.objects.count() == 1
 
 

@@ -240,27 +240,8 @@ def test_the_event_page_offers_registration_only_while_it_is_open(client):
 # --- privacy of the personal link ------------------------------------------------------------------------
 
 
-def test_matching_an_existing_player_registers_them_without_revealing_their_link(client):
-    festival = make_festival()
-    first = open_event(festival)
-    second = open_event(festival, days_ahead=11)
-    existing = make_player(festival, name="김민준", contact="minjun@example.kr")
-    make_registration(first, existing)
-
-    response = post(client, second)
-
-    assert Player.objects.count() == 1
-    assert Registration.objects.filter(event=second, player=existing).exists()
-    assert response.status_code == 302
-    assert existing.token not in response["Location"]
-    page = client.get(response["Location"])
-    body = page.content.decode()
-    assert existing.token not in body
-    assert "ask the desk if you lost it" in body
-    assert existing.token not in client.session.get(PLAYER_TOKENS_SESSION_KEY, [])
-
-
-def test_a_stranger_typing_someones_details_is_refused_as_a_duplicate_without_the_link(client):
+def test_typing_an_existing_player_s_details_makes_a_new_player_and_never_shows_their_link(client):
+    """More in test_public_identity.py: the answer is the same whether or not the person exists."""
     festival = make_festival()
     event = open_event(festival)
     existing = make_player(festival, name="김민준", contact="minjun@example.kr")
@@ -268,32 +249,25 @@ def test_a_stranger_typing_someones_details_is_refused_as_a_duplicate_without_th
 
     response = post(client, event)
 
-    assert "already registered" in " ".join(response.context["form"].non_field_errors())
-    assert existing.token not in response.content.decode()
-    assert Registration.objects.count() == 1
+    new = Player.objects.exclude(pk=existing.pk).get()
+    assert response.status_code == 302 and response["Location"] == new.get_absolute_url()
+    assert existing.token not in client.get(response["Location"]).content.decode()
+    assert client.session[PLAYER_TOKENS_SESSION_KEY] == [new.token]
+    assert list(Registration.objects.filter(event=event).values_list("player", flat=True)) == [existing.pk, new.pk]
 
 
-def test_the_browser_that_created_the_player_is_sent_to_the_page_again(client):
+def test_the_browser_that_registered_enters_another_event_as_a_new_player_on_its_own_page(client):
     festival = make_festival()
     first = open_event(festival)
     second = open_event(festival, days_ahead=11)
     post(client, first)
-    player = Player.objects.get()
 
     response = post(client, second)
 
-    assert response["Location"] == player.get_absolute_url()
-
-
-def test_a_browser_that_opened_the_personal_page_is_trusted_with_it(client):
-    festival = make_festival()
-    event = open_event(festival)
-    existing = make_player(festival, name="김민준", contact="minjun@example.kr")
-    client.get(existing.get_absolute_url())
-
-    response = post(client, event)
-
-    assert response["Location"] == existing.get_absolute_url()
+    second_player = Player.objects.get(registrations__event=second)
+    assert response["Location"] == second_player.get_absolute_url()
+    assert client.session[PLAYER_TOKENS_SESSION_KEY] == [second_player.token,
+                                                          Player.objects.get(registrations__event=first).token]
 
 
 # --- flood protection -------------------------------------------------------------------------------------

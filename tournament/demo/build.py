@@ -37,8 +37,8 @@ class Entry:
     checked_in_at: dt.datetime | None = None
 
 
-def _key(person: Person) -> tuple[str, str]:
-    return name_key(person.name), contact_key(person.contact)
+def _key(person: Person, festival) -> tuple[str, str]:
+    return name_key(person.name), contact_key(person.contact, festival.phone_region)
 
 
 def ensure_players(festival, entries: list[Entry]) -> dict[tuple[str, str], Player]:
@@ -47,7 +47,7 @@ def ensure_players(festival, entries: list[Entry]) -> dict[tuple[str, str], Play
     year = festival.starts_on.year
     new, first_seen = [], {}
     for entry in sorted(entries, key=lambda e: e.created_at):
-        key = _key(entry.person)
+        key = _key(entry.person, festival)
         if key in existing or key in first_seen:
             continue
         first_seen[key] = entry.created_at
@@ -79,7 +79,7 @@ def ensure_registrations(event, entries: list[Entry], players: dict, *, checked_
     taken = set(Registration.objects.filter(event=event).values_list("player_id", flat=True))
     wanted = {}
     for entry in sorted(entries, key=lambda e: e.created_at):
-        player = players[_key(entry.person)]
+        player = players[_key(entry.person, event.festival)]
         if player.pk not in taken and player.pk not in wanted:
             wanted[player.pk] = entry
     if not wanted:

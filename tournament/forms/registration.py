@@ -290,6 +290,26 @@ class EnterAgainForm(ReadNoticeFields):
         return needs_guardian(self.festival, self.player.birth_year)
 
 
+class DetailsAgainForm(ReadNoticeFields, RegistrationForm):
+    """Entering one more event from the personal page after the player's data was erased: the contact, birth
+    year and a child's guardian again (the registration form's rules), with the agreement to the notice. The
+    name, school or club and ranking id were kept, so they are not asked."""
+
+    def __init__(self, *args, player: Player, **kwargs):
+        super().__init__(*args, festival=player.festival, **kwargs)
+        self.player = player
+        for kept in ("name", "affiliation", "ranking_id"):
+            del self.fields[kept]
+        self.read_current_notice()
+
+    def details_again(self) -> PlayerDetails:
+        data, player = self.cleaned_data, self.player
+        return PlayerDetails(name=player.name, contact=data["contact"], birth_year=data["birth_year"],
+                             affiliation=player.affiliation, ranking_id=player.ranking_id,
+                             guardian_name=data.get("guardian_name", ""),
+                             guardian_contact=data.get("guardian_contact", ""))
+
+
 def guardian_note(festival) -> str:
     return escape(_("A player born in %(year)s or later may be younger than %(age)s on the festival's first day: "
                     "then a parent or guardian gives their name and contact and agrees.")

@@ -13,6 +13,9 @@ from ..formats.ranking import CRITERIA
 from .fields import ListField, ListValidator
 
 TIMEZONE_CHOICES = [(name, name) for name in ("Asia/Seoul", "Asia/Hong_Kong", "Asia/Taipei", "Europe/London", "UTC")]
+# The country whose numbering a phone number typed without its country code ("010 4444 5555") belongs to, by the
+# festival's time zone: each zone offered above is one country's, and UTC is none (such numbers keep their digits).
+PHONE_REGIONS = {"Asia/Seoul": "KR", "Asia/Hong_Kong": "HK", "Asia/Taipei": "TW", "Europe/London": "GB"}
 
 
 # Defaults and allowed codes of the list settings (functions: a list default must not be shared between rows,
@@ -77,6 +80,11 @@ class Festival(models.Model):
     @property
     def tzinfo(self):
         return zoneinfo.ZoneInfo(self.timezone)
+
+    @property
+    def phone_region(self) -> str | None:
+        """The country code (ISO 3166) local phone numbers are read in (models.registration.contact_key)."""
+        return PHONE_REGIONS.get(self.timezone)
 
     def get_absolute_url(self) -> str:
         return reverse("festival", kwargs={"festival": self.slug})

@@ -3,6 +3,7 @@
 import secrets
 import unicodedata
 
+import phonenumbers
 from django.conf import settings
 from django.db import models
 from django.urls import reverse
@@ -26,12 +27,18 @@ def erased_contact_key(pk: int) -> str:
     return f"erased:{pk}"
 
 
-def contact_key(contact: str) -> str:
-    """An e-mail address lower-cased; a phone number reduced to its digits."""
+def contact_key(contact: str, region: str | None = None) -> str:
+    """The same contact however typed: an e-mail address case-folded; a phone number in E.164 ("+821044445555"),
+    read in `region`'s numbering (the festival's country, Festival.phone_region) when typed without its country
+    code; a number phonenumbers cannot read (no country code and no region) keeps only its digits."""
     contact = unicodedata.normalize("NFKC", contact).strip()
     if "@" in contact:
         return contact.casefold()
-    return "".join(ch for ch in contact if ch.isdigit())
+    try:
+        number = phonenumbers.parse(contact, region)
+    except phonenumbers.NumberParseException:
+        return "".join(ch for ch in contact if ch.isdigit())
+    return phonenumbers.format_number(number, phonenumbers.PhoneNumberFormat.E164)
 
 
 class Player(models.Model):
@@ -60,8 +67,9 @@ class Player(models.Model):
         ordering = ["name"]
         verbose_name = _("player")
         verbose_name_plural = _("players")
-        # No uniqueness of name and contact: two people may share both (a walk-in the desk chose to record as
-        # a new person, services.walk_in).
+        # Not unique: the public form never matches a stored person (several rows may be one person; the
+        # organiser and the desk see them as possible duplicates, services.duplicates).
+        indexes = [models.Index(fields=["festival", "name_key", "contact_key"], name="player_same_person")]
 
     def __str__(self) -> str:
         return self.name
@@ -69,10 +77,10 @@ class Player(models.Model):
     def save(self, *args, **kwargs):
         self.name_key = name_key(self.name)
         if self.personal_data_erased_at and self.pk and not self.contact:
-            # Two erased players of one name must not collide on an empty key (player_unique_person).
+            # Two erased players of one name must not look like one person by an empty key.
             self.contact_key = erased_contact_key(self.pk)
         else:
-            self.contact_key = contact_key(self.contact)
+            self.contact_key = contact_key(self.contact, self.festival.phone_region)
         super().save(*args, **kwargs)
 
     def get_absolute_url(self) -> str:

@@ -11,6 +11,7 @@ from django.db.models import Case, Count, Q, Value, When
 
 from ..models import Event, Player, Registration
 from ..models.registration import name_key
+from .identity import flag_possible_duplicates
 
 SEARCH_LIMIT = 30
 _PERSONAL_LINK = re.compile(r"(?:^|/)p/([A-Za-z0-9_-]{16,64})/?(?:[?#].*)?$")
@@ -67,7 +68,7 @@ def search_registrations(*, event: Event, query: DeskQuery, limit: int = SEARCH_
         exact.append(Q(number=query.number))
     rank = Case(*(When(condition, then=Value(0)) for condition in exact), default=Value(1))
     return list(
-        Registration.objects.filter(query.condition(), event=event)
+        flag_possible_duplicates(Registration.objects.filter(query.condition(), event=event))
         .select_related("player")
         .annotate(rank=rank)
         .order_by("rank", "player__name_key", "id")[: limit + 1]
@@ -80,7 +81,8 @@ def search_festival(*, event: Event, query: DeskQuery, limit: int = SEARCH_LIMIT
     if not query.name or query.is_link:
         return []
     return list(
-        Registration.objects.filter(event__festival_id=event.festival_id, player__name_key__icontains=query.name)
+        flag_possible_duplicates(Registration.objects.filter(event__festival_id=event.festival_id,
+                                                             player__name_key__icontains=query.name))
         .exclude(event=event)
         .select_related("player", "event")
         .order_by("player__name_key", "event__starts_at", "id")[: limit + 1]

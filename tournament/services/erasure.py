@@ -18,7 +18,7 @@ from django.utils import timezone
 
 from ..formats.ranking import is_under_age
 from ..models import AuditEntry, ConductRecord, Festival, PendingImport, Player, Registration
-from ..models.registration import erased_contact_key
+from ..models.registration import contact_key, erased_contact_key
 from ..typed_contacts import without_contacts
 from .audit import SYSTEM, Actor, record
 from .imports.pending import KEPT_FOR
@@ -142,7 +142,7 @@ def erase_player(*, player: Player, hide_in_results: bool, actor: Actor, now=Non
         erasure.audit_entries += _scrub_audit(
             AuditEntry.objects.filter(festival=player.festival).exclude(pk__in=own.values("pk")), needles,
             keys=lambda entry: False)
-        erasure.pending_imports = _delete_files_naming(player.festival, needles)
+        erasure.pending_imports = _delete_files_naming(player.festival, needles, _contact_keys(player))
         _erase_players(Player.objects.filter(pk=player.pk), now=now)
         player.refresh_from_db()
         if hide_in_results and not player.hidden_in_results:
@@ -227,9 +227,25 @@ def _scrub(value, needles, keys):
     return value
 
 
-def _delete_files_naming(festival: Festival, needles: list[str]) -> int:
+def _contact_keys(player: Player) -> set[str]:
+    """The player's and their guardian's contacts as keyed, to find them however an upload spells them."""
+    region = player.festival.phone_region
+    keys = {contact_key(value, region) for value in (player.contact, player.guardian_contact) if value}
+    return {key for key in keys if len(key) >= MIN_NEEDLE}
+
+
+def _delete_files_naming(festival: Festival, needles: list[str], keys: set[str]) -> int:
+    """Uploads holding one of `needles` as text, or a cell that is one of the contact `keys` spelled another way
+    ("010 4444 5555", full-width digits, "+82 10-…")."""
+    region = festival.phone_region
+
+    def names(rows) -> bool:
+        text = json.dumps(rows, ensure_ascii=False)
+        return any(n in text for n in needles) or any(
+            contact_key(cell, region) in keys for row in rows for cell in row if isinstance(cell, str))
+
     pks = [upload.pk for upload in PendingImport.objects.filter(festival=festival).only("pk", "rows")
-           if any(n in json.dumps(upload.rows, ensure_ascii=False) for n in needles)]
+           if names(upload.rows)]
     return PendingImport.objects.filter(pk__in=pks).delete()[0]
 
 

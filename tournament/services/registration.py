@@ -1,5 +1,6 @@
 """Registering for an event, withdrawing, and the waiting list (R9)."""
 
+from collections.abc import Collection, Iterable
 from dataclasses import dataclass
 
 from django.db import IntegrityError, transaction
@@ -10,12 +11,13 @@ from django.utils.formats import date_format
 from django.utils.translation import gettext as _
 
 from ..models import Event, Festival, Player, Registration
-from ..models.registration import contact_key, name_key
+from ..models.registration import name_key
 from .audit import Actor, record
 from .consent import Consent, check_consent, stamp
 from .consent import carry as carry_consent
 from .consent import snapshot as consent_snapshot
 from .errors import ServiceError
+from .identity import own_players, same_person, stored_person
 from .locking import lock_event
 
 
@@ -76,10 +78,11 @@ def _snapshot(registration: Registration) -> dict:
     return snapshot
 
 
-def find_clash(*, player: Player, event: Event) -> Event | None:
-    """R9: the player's other active registration at the same time as `event`, if any."""
+def find_clash(*, player: Player, event: Event, also: Iterable[Player] = ()) -> Event | None:
+    """R9: the player's (or `also`'s: other records of the same person) other active registration at the same
+    time as `event`, if any."""
     others = Event.objects.filter(
-        registrations__player=player,
+        registrations__player__in=[player, *also],
         registrations__status__in=Registration.ACTIVE,
         starts_at__lt=event.ends_at,
         ends_at__gt=event.starts_at,
@@ -95,29 +98,26 @@ def clash_message(other: Event) -> str:
     }
 
 
+def _new_player(*, festival, details: PlayerDetails) -> Player:
+    return Player.objects.create(
+        festival=festival,
+        name=details.name,
+        contact=details.contact,
+        birth_year=details.birth_year,
+        affiliation=details.affiliation,
+        ranking_id=details.ranking_id,
+        guardian_name=details.guardian_name,
+        guardian_contact=details.guardian_contact,
+    )
+
+
 def _find_or_create_player(*, festival, details: PlayerDetails) -> tuple[Player, bool]:
-    """The same person (festival + normalised name + normalised contact) is one Player; (player, created)."""
-    player = Player.objects.filter(
-        festival=festival, name_key=name_key(details.name), contact_key=contact_key(details.contact)
-    ).first()
-    created = player is None
-    if created:
-        player = Player.objects.create(
-            festival=festival,
-            name=details.name,
-            contact=details.contact,
-            birth_year=details.birth_year,
-            affiliation=details.affiliation,
-            ranking_id=details.ranking_id,
-            guardian_name=details.guardian_name,
-            guardian_contact=details.guardian_contact,
-        )
-    elif details.guardian_name and not (player.guardian_name or player.guardian_contact):
-        # A child registered before without a guardian (before notices existed): the guardian is added, never
-        # replaced by whoever types the child's name and contact.
-        player.guardian_name, player.guardian_contact = details.guardian_name, details.guardian_contact
-        player.save(update_fields=["guardian_name", "guardian_contact"])
-    return player, created
+    """Staff ways in (an import, a walk-in): the stored person with this name and contact, never changed (details
+    that differ are refused, services.identity), else a new player; (player, created)."""
+    player = stored_person(festival=festival, details=details)
+    if player is not None:
+        return player, False
+    return _new_player(festival=festival, details=details), True
 
 
 def _consent_version(*, event: Event, details: PlayerDetails, consent: Consent | None) -> int | None:
@@ -135,14 +135,16 @@ def _record_consent(registration: Registration, *, consent: Consent | None, vers
         registration.save(update_fields=stamp(registration, consent=consent, version=version, now=now))
 
 
-def _place(*, event: Event, player: Player, now) -> tuple[Registration, dict | None]:
+def _place(*, event: Event, player: Player, now, also: list[Player] = ()) -> tuple[Registration, dict | None]:
     """Add `player` to `event` (a place or the waiting list); (registration, its state before or None).
-    The event row must be locked by the caller, who records the change."""
-    clash = find_clash(player=player, event=event)
+    `also`: other records of the same person, whose registrations count too (R9). The event row must be
+    locked by the caller, who records the change."""
+    clash = find_clash(player=player, event=event, also=also)
     if clash is not None:
         raise ServiceError(clash_message(clash), code="clash")
     registration = Registration.objects.filter(event=event, player=player).first()
-    if registration is not None and registration.is_active:
+    entered = Registration.objects.filter(event=event, player__in=also, status__in=Registration.ACTIVE).exists()
+    if entered or (registration is not None and registration.is_active):
         raise ServiceError(_("%(name)s is already registered for this event.") % {"name": player.name}, code="duplicate")
     taken = Registration.objects.filter(event=event, status=Registration.Status.REGISTERED).count()
     status = Registration.Status.REGISTERED if taken < event.capacity else Registration.Status.WAITLISTED
@@ -161,20 +163,24 @@ def _place(*, event: Event, player: Player, now) -> tuple[Registration, dict | N
 
 
 def _enter(*, event: Event, player: Player, actor: Actor, now, action: str, consent: Consent | None = None,
-           version: int | None = None) -> Registration:
-    registration, before = _place(event=event, player=player, now=now)
+           version: int | None = None, also: list[Player] = ()) -> Registration:
+    registration, before = _place(event=event, player=player, now=now, also=also)
     _record_consent(registration, consent=consent, version=version, now=now)
     record(actor=actor, action=action, target=registration, event=event, before=before, after=_snapshot(registration))
     return registration
 
 
 def register(*, event: Event, details: PlayerDetails, actor: Actor, now=None, by_organiser: bool = False,
-             consent: Consent | None = None) -> Registration:
+             consent: Consent | None = None, own_tokens: Collection[str] = ()) -> Registration:
     """A player enters an event: a place while there are places, else the waiting list.
 
-    The returned registration carries `player_is_new`: False when the details matched a player who already
-    existed. The public form must then not reveal that player's personal link (anyone can type a name and a
-    contact), see tournament/views/registration.py.
+    Who (services.identity): the public form never matches a stored person. It makes a new player holding
+    exactly `details`, so it answers alike whether or not someone with those details exists. `own_tokens`:
+    the personal links the caller already holds (the browser's own); a player among them with the same name
+    and contact is this person, so a clash or a second entry with their registrations is refused (R9).
+    `by_organiser` (the organiser's import; any time, not only while registration is open): the stored person
+    with this name and contact is entered, unchanged; details that differ are refused (code "details_differ").
+    The returned registration carries `player_is_new`.
 
     `consent` (services.consent): who agreed to the festival's collection notice and how; a child without a
     guardian's consent is refused. Stored with the notice's version.
@@ -186,9 +192,15 @@ def register(*, event: Event, details: PlayerDetails, actor: Actor, now=None, by
             if not by_organiser and not event.registration_is_open(now):
                 raise ServiceError(_("Registration for this event is not open."), code="closed")
             version = _consent_version(event=event, details=details, consent=consent)
-            player, created = _find_or_create_player(festival=event.festival, details=details)
+            if by_organiser:
+                player, created = _find_or_create_player(festival=event.festival, details=details)
+                also = same_person(player)
+            else:
+                also = own_players(festival=event.festival, name=details.name, contact=details.contact,
+                                   tokens=own_tokens)
+                player, created = _new_player(festival=event.festival, details=details), True
             registration = _enter(event=event, player=player, actor=actor, now=now, action="registration.created",
-                                  consent=consent, version=version)
+                                  consent=consent, version=version, also=also)
             registration.player_is_new = created
             return registration
     except IntegrityError:
@@ -202,14 +214,36 @@ def current_agreement(player: Player, festival: Festival) -> Registration | None
             .order_by("-consented_at").first())
 
 
+def needs_details_again(player: Player) -> bool:
+    """Whether the player's contact and birth year must be given again before entering anything: erased (on
+    request, or after the retention period), so without them R9's under-15 rule could not be applied."""
+    return player.personal_data_erased_at is not None or player.birth_year is None
+
+
+def _store_details_again(*, player: Player, details: PlayerDetails, actor: Actor, event: Event) -> None:
+    """The erased contact, birth year and guardian given again from the player's own page (their name, school
+    or club and ranking id were kept). The audit entry names the fields, not their values."""
+    player.contact, player.birth_year = details.contact, details.birth_year
+    player.guardian_name, player.guardian_contact = details.guardian_name, details.guardian_contact
+    player.personal_data_erased_at = None
+    fields = ["contact", "birth_year", "guardian_name", "guardian_contact"]
+    player.save(update_fields=[*fields, "contact_key", "personal_data_erased_at"])
+    record(actor=actor, action="player.details_given_again", target=player, event=event, after={"fields": fields})
+
+
 def register_existing_player(*, event: Event, player: Player, actor: Actor, now=None,
-                             consent: Consent | None = None) -> Registration:
+                             consent: Consent | None = None, details_again: PlayerDetails | None = None
+                             ) -> Registration:
     """From the player's own page: enter one more event of the same festival.
 
     An agreement to the festival's collection notice as it is now covers the new event too: the registration
     keeps it (its time and who gave it). Without one — the notice changed since, or none was ever recorded —
     the player (a child's guardian) agrees again with `consent`, or nothing is entered (code
-    "consent_needed"). The same checks as registering apply (services.consent)."""
+    "consent_needed"). The same checks as registering apply (services.consent).
+
+    After the player's personal data was erased (`needs_details_again`), the contact, birth year and a child's
+    guardian are given again (`details_again`; its name, school or club and ranking id are not used) with a
+    fresh agreement, and stored with the entry; without them nothing is entered (code "details_needed")."""
     now = now or timezone.now()
     if player.festival_id != event.festival_id:
         raise ServiceError(_("This event belongs to another festival."), code="other_festival")
@@ -219,17 +253,27 @@ def register_existing_player(*, event: Event, player: Player, actor: Actor, now=
             if not event.registration_is_open(now):
                 raise ServiceError(_("Registration for this event is not open."), code="closed")
             festival = Festival.objects.get(pk=event.festival_id)
-            earlier = current_agreement(player, festival)
+            player = Player.objects.select_for_update(of=("self",)).select_related("festival").get(pk=player.pk)
+            again = needs_details_again(player)
+            earlier = None if again else current_agreement(player, festival)
+            given = consent is not None and (details_again is not None or not again)
             version = None
-            if earlier is None and consent is not None:
-                version = check_consent(festival=festival, birth_year=player.birth_year,
-                                        guardian_name=player.guardian_name,
-                                        guardian_contact=player.guardian_contact, consent=consent)
+            if earlier is None and given:
+                person = details_again if again else player
+                version = check_consent(festival=festival, birth_year=person.birth_year,
+                                        guardian_name=person.guardian_name,
+                                        guardian_contact=person.guardian_contact, consent=consent)
+                if again:
+                    _store_details_again(player=player, details=details_again, actor=actor, event=event)
             registration = _enter(event=event, player=player, actor=actor, now=now, action="registration.created",
-                                  consent=consent if earlier is None else None, version=version)
-            if earlier is None and consent is None:
-                # Nothing else stands in the way (a clash, a second entry are refused above): the player agrees
-                # first. Raised inside the transaction, so nothing of this entry is kept.
+                                  consent=consent if earlier is None and given else None, version=version)
+            if earlier is None and not given:
+                # Nothing else stands in the way (a clash, a second entry are refused above): the player gives
+                # what is missing first. Raised inside the transaction, so nothing of this entry is kept.
+                if again:
+                    raise ServiceError(_("Your contact and birth year were erased. To enter this event, give them "
+                                         "again and agree to the festival's collection notice."),
+                                       code="details_needed")
                 raise ServiceError(_("To enter this event, read the festival's collection notice and agree to "
                                      "it."), code="consent_needed")
             if earlier is not None:
@@ -338,9 +382,11 @@ def correct_player(*, registration: Registration, name: str, affiliation: str, b
             player.name, player.affiliation, player.birth_year = name, affiliation, birth_year
             if _identity(player) == before:
                 return player
+            # Into another record's name and contact is most likely a slip; without a contact two records of
+            # one name are different people (the desk chose so at the walk-in), and a correction may match.
             same = Player.objects.filter(festival_id=player.festival_id, name_key=name_key(name),
                                          contact_key=player.contact_key).exclude(pk=player.pk)
-            if same.exists():
+            if player.contact_key and same.exists():
                 raise ServiceError(_("Another player with this name and the same contact already exists."),
                                    code="duplicate")
             player.save(update_fields=["name", "name_key", "affiliation", "birth_year"])

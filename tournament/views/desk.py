@@ -31,6 +31,7 @@ from ..services.desk_search import (
     search_festival,
     search_registrations,
 )
+from ..services.identity import mark_possible_duplicates
 from ..services.late_places import give_late_places, late_places, waiting_line
 from ..services.queued_checkin import ALREADY, KEY_SHAPE, check_in_queued
 from ..services.registration import correct_player
@@ -67,6 +68,7 @@ def _search_context(request, event) -> dict:
     # A scanned player of this festival who is not in this event: say so rather than "nobody found".
     elsewhere = player_by_token(event=event, token=query.token) if query.is_link and not found else None
     others = search_festival(event=event, query=query)
+    mark_possible_duplicates(found + others)
     return {
         "other_events": others[:SEARCH_LIMIT],
         "more_other_events": len(others) > SEARCH_LIMIT,

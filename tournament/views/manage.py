@@ -29,6 +29,7 @@ from ..services import late_places as late_service
 from ..services import registration as registration_service
 from ..services.audit import Actor
 from ..services.erasure import erasure_due, registrations_holding_contact
+from ..services.identity import flag_possible_duplicates, mark_possible_duplicates
 from .confirm import Page, blocker_links, confirm_and_run
 from .helpers import form_errors, run_service, staff_view
 
@@ -93,13 +94,15 @@ def manage_event(request, event):
         )
 
     filter_form = RegistrationFilterForm(request.GET or None)
-    registrations = Registration.objects.filter(event=event).select_related("player")
+    registrations = flag_possible_duplicates(Registration.objects.filter(event=event)).select_related("player")
     registrations = (
         filter_form.filter(registrations)
         if filter_form.is_bound
         else registrations.order_by("created_at", "id")
     )
     page = Paginator(registrations, REGISTRATIONS_PER_PAGE).get_page(request.GET.get("page"))
+    page.object_list = list(page.object_list)
+    mark_possible_duplicates(page.object_list)  # one query for the page, none without a duplicate
     # Keep the filter in the page links.
     query = request.GET.copy()
     query.pop("page", None)

@@ -13,7 +13,7 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.views.decorators.cache import never_cache
 
-from ..forms.registration import EnterAgainForm, WithdrawForm
+from ..forms.registration import DetailsAgainForm, EnterAgainForm, WithdrawForm
 from ..models import Event, Player, Registration
 from ..notice import notice_for
 from ..permissions import DESK, has_role
@@ -22,7 +22,12 @@ from ..services import seating
 from ..services.audit import Actor
 from ..services.erasure import erasure_due
 from ..services.errors import ServiceError
-from ..services.registration import register_existing_player, with_waiting_position, withdraw
+from ..services.registration import (
+    needs_details_again,
+    register_existing_player,
+    with_waiting_position,
+    withdraw,
+)
 from ..standing import standings
 from ..visibility import visibility
 from .registration import outcome_message, remember_player_token
@@ -124,13 +129,15 @@ def player_withdraw(request, token, registration_id):
     return redirect(player.get_absolute_url())
 
 
-# Refusals the player answers by reading the festival's notice and agreeing (again).
-ASK_CONSENT = ("consent_needed", "notice_changed", "guardian")
+# Refusals the player answers by reading the festival's notice and agreeing (again), after an erasure with
+# their contact and birth year.
+ASK_CONSENT = ("consent_needed", "notice_changed", "guardian", "details_needed")
 
 
 def player_enter(request, token, event):
     """Enter one more event. Where the festival's notice needs agreeing to (again), the notice and the
-    agreement are shown first, and nothing is entered until the player (a child's guardian) agrees."""
+    agreement are shown first, and nothing is entered until the player (a child's guardian) agrees; after an
+    erasure the contact and birth year (a child's guardian) are asked with it."""
     player = _player(token)
     if request.method != "POST":
         return redirect(player.get_absolute_url())
@@ -138,16 +145,18 @@ def player_enter(request, token, event):
         event = Event.objects.get(festival_id=player.festival_id, slug=event)
     except Event.DoesNotExist:
         raise Http404 from None
+    form_class = DetailsAgainForm if needs_details_again(player) else EnterAgainForm
     agreeing = "notice_version" in request.POST  # sent from the notice's page, not the plain button
-    form = EnterAgainForm(request.POST if agreeing else None, player=player)
+    form = form_class(request.POST if agreeing else None, player=player)
     if agreeing and not form.is_valid():
         return _ask_consent(request, player, event, form)
     try:
-        registration = register_existing_player(event=event, player=player, actor=_actor(request),
-                                                consent=form.given_consent() if agreeing else None)
+        registration = register_existing_player(
+            event=event, player=player, actor=_actor(request), consent=form.given_consent() if agreeing else None,
+            details_again=form.details_again() if agreeing and form_class is DetailsAgainForm else None)
     except ServiceError as error:
         if error.code in ASK_CONSENT:
-            return _ask_consent(request, player, event, EnterAgainForm(player=player),
+            return _ask_consent(request, player, event, form_class(player=player),
                                 reason=error.message if agreeing else "")
         messages.error(request, error.message)
     else:
@@ -160,7 +169,7 @@ def player_enter(request, token, event):
 def _ask_consent(request, player, event, form, reason: str = ""):
     return render(request, "tournament/player_enter.html", {
         "player": player, "festival": player.festival, "event": event, "form": form, "reason": reason,
-        "notice": notice_for(player.festival)})
+        "details_again": isinstance(form, DetailsAgainForm), "notice": notice_for(player.festival)})
 
 
 urlpatterns = [

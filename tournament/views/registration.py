@@ -15,9 +15,9 @@ from ..services.errors import ServiceError
 from ..services.registration import register, waiting_position
 from .helpers import get_event
 
-# Personal-page tokens of the players created or visited in this browser session: only these may be shown
-# or redirected to after a registration (a stranger who types someone's name and contact must not get
-# that person's link).
+# Personal-page tokens of the players created or visited in this browser session: a player among them with the
+# details typed is the person themselves, so the registration service refuses a clash with them (R9); nobody
+# else's registrations are looked at, so the answer reveals nothing about who exists.
 PLAYER_TOKENS_SESSION_KEY = "player_tokens"
 REMEMBERED_TOKENS = 20
 
@@ -27,10 +27,6 @@ def remember_player_token(request, token: str) -> None:
     if token in tokens:
         return
     request.session[PLAYER_TOKENS_SESSION_KEY] = ([token] + tokens)[:REMEMBERED_TOKENS]
-
-
-def session_knows_token(request, token: str) -> bool:
-    return token in request.session.get(PLAYER_TOKENS_SESSION_KEY, [])
 
 
 def outcome_message(registration: Registration) -> str:
@@ -55,7 +51,8 @@ def event_register(request, festival, event):
     if request.method == "POST" and form.is_valid():
         try:
             registration = register(event=event, details=form.player_details(), actor=Actor.of(request),
-                                    consent=form.given_consent())
+                                    consent=form.given_consent(),
+                                    own_tokens=request.session.get(PLAYER_TOKENS_SESSION_KEY, []))
         except ServiceError as error:
             form.add_error(None, error.message)
             if error.code == "notice_changed":
@@ -82,17 +79,11 @@ def _ask_again(request, festival, message: str) -> PublicRegistrationForm:
 
 
 def _after_registration(request, registration: Registration):
+    # Always a new player (services.identity): their own page, whoever else has the same details.
     player = registration.player
-    if registration.player_is_new or session_knows_token(request, player.token):
-        remember_player_token(request, player.token)
-        messages.success(request, outcome_message(registration))
-        return redirect(player.get_absolute_url())
-    # The details matched a player registered before, from another browser: the registration counts,
-    # but their link stays with them.
+    remember_player_token(request, player.token)
     messages.success(request, outcome_message(registration))
-    messages.info(request, _("Your personal page link was shown when you first registered; "
-                             "ask the desk if you lost it."))
-    return redirect(registration.event.get_absolute_url())
+    return redirect(player.get_absolute_url())
 
 
 urlpatterns = [

@@ -13,8 +13,8 @@ from django.utils.translation import gettext as _
 
 # The public form holds the field rules (name, contact, birth year …); one definition for both ways in.
 from ...forms.registration import RegistrationForm
-from ...models import Event, Registration
-from ...models.registration import contact_key, name_key
+from ...models import Event, Player, Registration
+from ..identity import differences, differences_message, person_key
 from ..registration import PlayerDetails
 from .layout import FORMULA_STARTS, IMPORT_COLUMNS, header_key
 
@@ -77,8 +77,9 @@ def validate_rows(*, festival, rows: list[list]) -> list[RowReport]:
     """Every row's problems, in a constant number of queries.
 
     Problems: fields (missing name, bad contact, birth year outside 1900..this year, too long), unknown event,
-    duplicate (earlier in the file, or already registered) and R9 time clashes (earlier in the file, or with
-    the person's current registrations). A row is compared only with earlier rows that are valid, so the valid
+    details that differ from the stored person's with the same name and contact (an import never changes a
+    stored person), duplicate (earlier in the file, or already registered) and R9 time clashes (earlier in the
+    file, or with the person's current registrations). A row is compared only with earlier rows that are valid, so the valid
     rows together can always be imported, and dropping the bad ones never makes a good one bad.
     """
     by_slug, by_name, by_pk = _resolve_events(festival)
@@ -89,6 +90,11 @@ def validate_rows(*, festival, rows: list[list]) -> list[RowReport]:
     entered: dict[tuple, list[tuple[Event, str]]] = {}  # person → events they are (or will be) in, and where
     for person_name, person_contact, event_id in active:
         entered.setdefault((person_name, person_contact), []).append((by_pk[event_id], ""))
+    # Who each row is (services.identity): the stored person with its name and contact, never changed by a row
+    # (differing details are a problem), or a person an earlier row of the file makes.
+    people: dict[tuple, tuple[Player, str]] = {}
+    for player in Player.objects.filter(festival=festival).exclude(contact_key="").order_by("-pk"):
+        people[(player.name_key, player.contact_key)] = (player, "")
     taken = dict(
         festival.events.annotate(
             taken=Count("registrations", filter=Q(registrations__status=Registration.Status.REGISTERED))
@@ -108,7 +114,14 @@ def validate_rows(*, festival, rows: list[list]) -> list[RowReport]:
             report.problems.insert(0, event_problem)
         if not report.ok:
             continue
-        person = (name_key(report.details.name), contact_key(report.details.contact))
+        person = person_key(festival, report.details.name, report.details.contact)
+        known, made_in_row = people.get(person, (None, ""))
+        labels = differences(known, report.details, festival.phone_region) if known else []
+        if labels:
+            report.problems.append(
+                _("Same name and contact as row %(row)s, whose details differ (%(fields)s).")
+                % {"row": made_in_row, "fields": ", ".join(labels)} if made_in_row
+                else differences_message(known, labels))
         for other, where in entered.get(person, []):
             if other.pk == report.event.pk:
                 report.problems.append(
@@ -125,10 +138,18 @@ def validate_rows(*, festival, rows: list[list]) -> list[RowReport]:
         if not report.ok:
             continue
         entered.setdefault(person, []).append((report.event, str(line)))
+        if person[1] and person not in people:
+            people[person] = (Player(festival=festival, name=report.details.name, **_stored(report.details)),
+                              str(line))
         places_left = report.event.capacity - taken.get(report.event.pk, 0)
         report.outcome = Registration.Status.REGISTERED if places_left > 0 else Registration.Status.WAITLISTED
         taken[report.event.pk] = taken.get(report.event.pk, 0) + 1
     return reports
+
+
+def _stored(details: PlayerDetails) -> dict:
+    return {"birth_year": details.birth_year, "affiliation": details.affiliation, "ranking_id": details.ranking_id,
+            "guardian_name": details.guardian_name, "guardian_contact": details.guardian_contact}
 
 
 def fingerprint(reports: list[RowReport]) -> str:

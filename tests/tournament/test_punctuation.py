@@ -30,15 +30,15 @@ def test_a_label_and_a_list_in_each_language(language, expected):
     assert text == expected.replace("<b>", "&lt;b&gt;")  # the items are escaped, the separator is not
 
 
-ASIDE = Template("{% load punctuation %}Open{{ day|bracketed }}{% full_stop %}{% sentence_space %}Next")
+ASIDE = Template("{% load punctuation %}Open{{ day|bracketed }}{% full_stop %}{% sentence_space %}Next{% dash %}x")
 
 
 @pytest.mark.parametrize("language, expected", [
-    ("en", "Open (<3 Dec>). Next"),
-    ("ko", "Open(<3 Dec>). Next"),
-    ("zh-hant", "Open（<3 Dec>）。Next"),
+    ("en", "Open (<3 Dec>). Next — x"),
+    ("ko", "Open(<3 Dec>). Next — x"),
+    ("zh-hant", "Open（<3 Dec>）。Next——x"),
 ])
-def test_an_aside_a_full_stop_and_the_space_between_sentences_in_each_language(language, expected):
+def test_an_aside_a_full_stop_a_dash_and_the_space_between_sentences_in_each_language(language, expected):
     with translation.override(language):
         text = ASIDE.render(Context({"day": "<3 Dec>"}))
     assert text == expected.replace("<3 Dec>", "&lt;3 Dec&gt;")

@@ -1,7 +1,8 @@
 """Punctuation that belongs to the language, not to the template: Chinese writes "標籤：值", "甲、乙", "公開賽
 （12月3日）" and runs its sentences on; Korean and English write "label: value", "a, b", "Open (3 Dec)" and put a
 space between sentences. `{% colon %}` after a label, `names|joined` for a list, `aside|bracketed` after a word,
-`{% full_stop %}` after a sentence built from pieces, `{% sentence_space %}` between two translated sentences."""
+`{% dash %}` before what is said of a thing, `{% full_stop %}` after a sentence built from pieces,
+`{% sentence_space %}` between two translated sentences."""
 
 from django import template
 from django.utils.html import conditional_escape
@@ -24,6 +25,12 @@ def colon() -> str:
 def full_stop() -> str:
     """After a sentence the template builds from pieces."""
     return pgettext("at the end of a sentence", ".")
+
+
+@register.simple_tag
+def dash() -> str:
+    """Between a thing and what is said of it: " — " in English and Korean, "——" on the text in Chinese."""
+    return pgettext("between a thing and what is said of it", " — ")
 
 
 @register.simple_tag

@@ -255,16 +255,22 @@ def numbering_preview(*, event: Event, method: str | None = None, now=None) -> P
     kept = _numbered(event)
     if kept:
         newcomers = len(checked_in) - len(kept)
+        first = max(kept.values()) + 1
+        # One number is not a range: Korean and Chinese have one plural form, so one newcomer needs its own
+        # sentence ("65번", not "65번부터 65번까지").
         lines = [
             ngettext("%(count)s player keeps the number already given.",
                      "%(count)s players keep the numbers already given.", len(kept)) % {"count": len(kept)},
+            _("One newcomer gets number %(first)s (%(method)s).") % {"first": first, "method": label}
+            if newcomers == 1 else
             ngettext("%(count)s newcomer gets number %(first)s (%(method)s).",
                      "%(count)s newcomers get numbers %(first)s to %(last)s (%(method)s).", newcomers)
-            % {"count": newcomers, "first": max(kept.values()) + 1, "last": max(kept.values()) + newcomers,
-               "method": label},
+            % {"count": newcomers, "first": first, "last": first + newcomers - 1, "method": label},
         ]
     else:
         lines = [
+            _("One checked-in player gets number 1 (%(method)s).") % {"method": label}
+            if len(checked_in) == 1 else
             ngettext("%(count)s checked-in player gets number 1 (%(method)s).",
                      "%(count)s checked-in players get numbers 1 to %(count)s (%(method)s).",
                      len(checked_in)) % {"count": len(checked_in), "method": label},

@@ -316,3 +316,18 @@ def test_a_single_checked_in_player_gets_number_1_not_a_range(event, language, o
     with translation.override(language):
         lines = " ".join(numbering_preview(event=event, method="registration", now=AFTER_CHECKIN).lines)
     assert one in lines and not_a_range not in lines
+
+
+def test_before_check_in_opens_the_refusal_says_when_it_opens_not_that_it_closed(event, desk):
+    """R9: at 10:29 the desk is early, not the player late: "Check-in opens at 10:30", in the festival's zone."""
+    registration = make_registration(event)
+    with pytest.raises(ServiceError) as refusal, translation.override("en"):
+        check_in(registration=registration, actor=desk, now=BEFORE_CHECKIN)
+    assert refusal.value.code == "closed"
+    assert str(refusal.value) == "Check-in opens at 10:30." and "late arrivals" not in str(refusal.value)
+    with pytest.raises(ServiceError) as refusal, translation.override("en"):
+        check_in(registration=registration, actor=desk, now=BEFORE_CHECKIN - dt.timedelta(days=1))
+    assert "opens on" in str(refusal.value) and "at 10:30" in str(refusal.value)
+    with pytest.raises(ServiceError) as refusal, translation.override("en"):
+        check_in(registration=registration, actor=desk, now=AFTER_CHECKIN)
+    assert "late arrivals cannot be admitted" in str(refusal.value)

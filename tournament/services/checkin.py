@@ -5,6 +5,7 @@ import secrets
 
 from django.db import IntegrityError, transaction
 from django.utils import timezone
+from django.utils.formats import date_format
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
@@ -17,11 +18,27 @@ from .locking import lock_event
 from .registration import PlayerDetails, enter_walk_in, registration_snapshot
 
 
+def checkin_closed_message(event: Event, now=None) -> str:
+    """Why nobody can be checked in now: before check-in opens the desk is early and is told when it opens (in
+    the festival's zone, with the day if not today); after it closes, or closed by the organiser, arrivals are
+    late (R9)."""
+    now = now or timezone.now()
+    if event.checkin_override != Event.CheckinOverride.CLOSED and now < event.checkin_opens_at:
+        zone = event.festival.tzinfo
+        opens = timezone.localtime(event.checkin_opens_at, zone)
+        time = opens.strftime("%H:%M")
+        if opens.date() == timezone.localtime(now, zone).date():
+            return _("Check-in opens at %(time)s.") % {"time": time}
+        return _("Check-in opens on %(day)s at %(time)s.") % {"day": date_format(opens, "SHORT_DATE_FORMAT"),
+                                                               "time": time}
+    return _("Check-in for this event is closed; late arrivals cannot be admitted.")
+
+
 def admit(*, event: Event, registration: Registration, actor: Actor, now) -> bool:
     """Check a locked registration in (R9); False if it already was. The caller holds the event lock and
     records the change: the one rule for every way in (a tap, a walk-in, a tap queued offline)."""
     if not event.checkin_is_open(now):
-        raise ServiceError(_("Check-in for this event is closed; late arrivals cannot be admitted."), code="closed")
+        raise ServiceError(checkin_closed_message(event, now), code="closed")
     if registration.status == Registration.Status.WAITLISTED:
         raise ServiceError(
             _("%(name)s is on the waiting list and has no place, so cannot be checked in.")
@@ -74,8 +91,7 @@ def walk_in(*, event: Event, details: PlayerDetails, actor: Actor, now=None,
             if not event.walk_ins:
                 raise ServiceError(_("The organiser does not allow walk-ins for this event."), code="no_walk_ins")
             if not event.checkin_is_open(now):
-                raise ServiceError(_("Check-in for this event is closed; late arrivals cannot be admitted."),
-                                   code="closed")
+                raise ServiceError(checkin_closed_message(event, now), code="closed")
             registration, before = enter_walk_in(event=event, details=details, now=now, consent=consent)
             if registration.status == Registration.Status.REGISTERED:
                 admit(event=event, registration=registration, actor=actor, now=now)

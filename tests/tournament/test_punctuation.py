@@ -2,19 +2,16 @@
 list's separator, an aside's brackets and a sentence's full stop come from the catalogue, not from the template;
 and the pages a Hong Kong player reads show no ASCII mark beside Chinese text."""
 
-import random
 import re
 from html.parser import HTMLParser
 
 import pytest
 from django.template import Context, Template
 from django.urls import reverse
-from django.utils import timezone, translation
+from django.utils import translation
 
-from scoring.services import conduct
-from tests.factories import make_registration, open_event
-from tests.scoring.helpers import chief_of, hong_kong, play_game
-from tournament.models import ConductRecord, Event, Festival
+from tests.factories import make_registration
+from tests.scoring.helpers import hong_kong_day
 
 PAGE = Template('{% load i18n punctuation %}{% translate "Contact" %}{% colon %}{{ who }} — {{ names|joined }}')
 
@@ -56,8 +53,8 @@ CJK = "[\u3000-\u303f\u3400-\u9fff\uff00-\uffef]"
 # An ASCII colon, comma or bracket with a Chinese character on either side, spaces between ignored; an ASCII
 # full stop ending a Chinese sentence ("1." before a name is a seat number, "（.xlsx）" a file's ending).
 HALF_WIDTH_BY_CHINESE = re.compile(rf"{CJK}\s*[:,()]|[:,()]\s*{CJK}|[\u3400-\u9fff]\s*\.(?!\w)")
-# Chinese runs its sentences on: "…重新載入。搜尋…", never "…重新載入。 搜尋…".
-SPACED_SENTENCES = re.compile(rf"[。！？]\s+{CJK}")
+# Chinese runs its sentences on: "…重新載入。搜尋…", never "…重新載入。 搜尋…"; nor a space after "：" or "，".
+SPACED_SENTENCES = re.compile(rf"[。！？：；，、]\s+{CJK}")
 SHOWN_ATTRIBUTES = ("title", "aria-label", "alt", "placeholder")
 INLINE = {"a", "abbr", "b", "code", "em", "i", "small", "span", "strong", "time"}
 
@@ -92,28 +89,6 @@ def half_width_next_to_chinese(html: str) -> list[str]:
             if HALF_WIDTH_BY_CHINESE.search(line) or SPACED_SENTENCES.search(line.strip())]
 
 
-def hong_kong_day():
-    """A Hong Kong festival with Chinese names: a game played (prize places, a player moved up a table, one
-    who forfeited), one player's personal page with a seat, a number, a registration for a later event and a place from the waiting
-    list, and an event still taking registrations."""
-    stage = hong_kong(8, games=2)
-    event = stage.event
-    Festival.objects.filter(pk=event.festival_id).update(name="香港魔力橋大賽")
-    Event.objects.filter(pk=event.pk).update(name="公開賽")
-    for registration in event.registrations.select_related("player"):
-        registration.player.name, registration.player.affiliation = f"陳大文{registration.number}", "聖保羅書院"
-        registration.player.save()  # its search key too
-    chief = chief_of(event)
-    play_game(stage, 1, chief, random.Random(3))
-    conduct.record_conduct(event=event, registration=event.registrations.get(number=8), note="家中有事",
-                           kind=ConductRecord.Kind.FORFEIT, stage=stage, game=1, actor=chief)
-    later = open_event(event.festival, name="青少年賽", slug="youth")
-    open_event(event.festival, name="親子賽", slug="family", days_ahead=20)
-    player = event.registrations.get(number=1).player
-    make_registration(later, player, promoted_at=timezone.now())
-    return event, later, player
-
-
 @pytest.mark.django_db
 def test_the_public_and_personal_pages_use_full_width_marks_next_to_chinese(client):
     event, later, player = hong_kong_day()
@@ -128,7 +103,7 @@ def test_the_public_and_personal_pages_use_full_width_marks_next_to_chinese(clie
         "personal page": reverse("player-page", kwargs={"token": player.token}),
         "registration form": reverse("event-register", kwargs={"festival": festival.slug, "event": later.slug}),
         "erase page": reverse("player-erase", kwargs={"token": player.token}),
-        "seat search": reverse("public-seat", kwargs=at) + "?q=陳大文",
+        "seat search": reverse("public-seat", kwargs=at) + "?q=陳",
         "player who left": reverse("public-player", kwargs={**at, "number": 8}),
         "personal page of a player who left": reverse("player-page", kwargs={"token": left.player.token}),
     }

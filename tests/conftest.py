@@ -22,3 +22,13 @@ def fresh_caches():
     forget_snapshots()
     rendered.forget()
     yield
+
+
+@pytest.fixture(autouse=True)
+def english_after_each_test():
+    """A request in Korean or Chinese leaves its language active in the thread (LocaleMiddleware activates it
+    and nothing deactivates it): the next test would read the services' messages in that language."""
+    from django.utils import translation
+
+    yield
+    translation.deactivate()

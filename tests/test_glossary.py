@@ -36,7 +36,11 @@ class Term:
     say: dict  # language → the word every such translation contains
     never: dict = field(default_factory=dict)  # language → words no such translation contains
     unless: str = r"(?!)"  # regex: entries where the English word means something else (exempt from `say`)
+    # language → glossary words that rightly hold a `never` word (種子選手 holds 選手, 등록대 holds 등록)
+    idioms: dict = field(default_factory=dict)
 
+
+EVERY_ENTRY = r""  # for words that are wrong whatever the English says
 
 # "Confirm" on a page that asks before an action is the person's yes, not the chief referee's confirmation.
 ASKS_BEFORE_ACTING = r"confirm that the sheet is right|then confirm|to confirm\.|confirm again"
@@ -72,6 +76,36 @@ TERMS = [
     Term("festival / event", r"\bfestivals?\b", {"ko": "대회", "zh_Hant": "大賽"}, {"zh_Hant": ("活動",)}),
     Term("festival / event", r"^(?!.*festival).*\bevents?\b", {}, {"zh_Hant": ("賽事", "活動")}),
     Term("wins / points", r"\bscores?\b", {}, {"zh_Hant": ("得分",)}),
+    # 選手 is an athlete; ours are participants, except in the idiom 種子選手.
+    Term("player", EVERY_ENTRY, {}, {"ko": ("선수",), "zh_Hant": ("選手",)}, idioms={"zh_Hant": ("種子選手",)}),
+    Term("seeded player", r"\bseeded players?\b", {"ko": "시드 참가자", "zh_Hant": "種子選手"}),
+    # The seating draw is never 추첨 (drawing lots) nor 編組; the lots, the tiles and the numbering draw
+    # (player numbers from a seed) are other draws.
+    Term("the seating draw",
+         r"^(?!.*(\blots?\b|penalty tiles|forms words|same numbers|numbers drawn)).*\bdr(aw|aws|awn)\b",
+         {"ko": "편성", "zh_Hant": "分組"}, {"ko": ("추첨",)}),
+    Term("the seating draw", EVERY_ENTRY, {}, {"zh_Hant": ("編組",)}),
+    # 등록 is the initial meld (첫 등록) and the desk (등록대), never registering for an event.
+    Term("register (for an event)", r"\bregist(er|ers|ered|ering|ration|rations)\b",
+         {"ko": "신청", "zh_Hant": "報名"}, {"ko": ("등록",)}, unless=r"\bwalk-ins\b",
+         idioms={"ko": ("첫 등록", "등록대")}),
+    # 以下 includes N: "15歲以下" lets a 15-year-old in.
+    Term("under N (an age limit)", r"\bunder \d+\b|\byounger than\b|\bbelow the age\b",
+         {"ko": "미만", "zh_Hant": "未滿"}, {"zh_Hant": ("以下",)}),
+    Term("ranking (points, id)", r"\branking (points?|ids?)\b", {"ko": "랭킹", "zh_Hant": "排名"}),
+    # A Hong Kong parent reads 全國 as the Mainland's.
+    Term("ranking (points, id)", EVERY_ENTRY, {}, {"zh_Hant": ("全國",)}),
+    Term("player number", r"\bplayer numbers?\b", {"ko": "참가 번호", "zh_Hant": "參賽編號"}),
+    Term("hall display", r"\bhall display\b", {"ko": "대회장 화면", "zh_Hant": "會場大屏幕"}),
+    Term("staff", r"\bstaff\b", {"ko": "운영진", "zh_Hant": "工作人員"}),
+    Term("staff", EVERY_ENTRY, {}, {"ko": ("스태프", "진행 요원")}),
+    Term("walk-in", r"\bwalk-ins?\b", {"ko": "현장 접수", "zh_Hant": "即場報名"}),
+    Term("released / announced", r"\b(un-)?releas(e|es|ed|ing)\b", {"ko": "발표", "zh_Hant": "公佈"}),
+    Term("released / announced", EVERY_ENTRY, {}, {"zh_Hant": ("公布",)}),
+    Term("phone", r"\b(this|their) phone\b|\bphones\b", {"ko": "휴대전화", "zh_Hant": "手機"}),
+    Term("phone", EVERY_ENTRY, {}, {"ko": ("휴대폰",)}),
+    Term("QR code", r"\bQR code\b", {"ko": "QR 코드", "zh_Hant": "QR碼"}),
+    Term("QR code", EVERY_ENTRY, {}, {"zh_Hant": ("二維碼",)}),
 ]
 
 
@@ -98,8 +132,11 @@ def drift(po: polib.POFile, language: str, term: Term) -> list[str]:
         for translated in translations(entry):
             if wanted and wanted not in translated and not re.search(term.unless, text, re.IGNORECASE):
                 found.append(f"{text!r} → {translated!r}: says no {wanted}")
+            rest = translated
+            for idiom in term.idioms.get(language, ()):
+                rest = rest.replace(idiom, "")
             for word in term.never.get(language, ()):
-                if word in translated:
+                if word in rest:
                     found.append(f"{text!r} → {translated!r}: says {word}")
     return found
 
@@ -114,10 +151,18 @@ def test_every_rule_enforces_the_word_its_glossary_row_gives():
         for language, words in term.never.items():
             for word in words:
                 assert word not in row[COLUMN[language]], (term.row, language, word)
+        for language, idioms in term.idioms.items():
+            for idiom in idioms:
+                # An idiom is the glossary's own word, in some row (種子選手 is the seeded player's).
+                assert any(idiom in other[COLUMN[language]] for other in rows.values()), (term.row, language, idiom)
+
+
+def term_id(number: int, term: Term) -> str:
+    return f"{number:02d}-" + re.sub(r"[^a-z]+", "-", term.row.lower()).strip("-")[:24]
 
 
 @pytest.mark.parametrize("language", LANGUAGES)
-@pytest.mark.parametrize("term", TERMS, ids=[f"{n:02d}-{t.row.split(' ')[0]}" for n, t in enumerate(TERMS)])
+@pytest.mark.parametrize("term", TERMS, ids=[term_id(n, t) for n, t in enumerate(TERMS)])
 def test_catalogue_says_the_glossary_word(language, term):
     assert drift(catalogue(language), language, term) == []
 
@@ -153,8 +198,54 @@ def test_the_rules_catch_the_drift_they_are_there_for():
         ("zh_Hant", "Find"): "查找",
         ("zh_Hant", "This registration is already withdrawn."): "此報名已經退賽。",
         ("zh_Hant", "Moved up from table %(table)s"): "由第%(table)s組升上一組",
+        ("zh_Hant", "All places are taken by players already checked in."): "全部名額已由已報到的選手佔用。",
+        ("ko", "two seeded players"): "시드 선수 2명",
+        ("ko", "No seat in this draw."): "이번 조 추첨에 자리가 없습니다.",
+        ("zh_Hant", "No seat in this draw."): "今次編組沒有你的座位。",
+        ("ko", "the link you got when you registered"): "등록할 때 받은 링크",
+        ("zh_Hant", "under 15 — no ranking points"): "15歲以下 — 不設排名積分",
+        ("zh_Hant", "national ranking id"): "全國排名編號",
+        ("ko", "player numbers and seating"): "참가자 번호와 자리 배정",
+        ("ko", "the hall display"): "경기장 화면",
+        ("ko", "add its events and its staff next"): "종목과 스태프를 추가하세요",
+        ("ko", "only the organisers and their staff"): "운영자와 진행 요원만",
+        ("ko", "A walk-in needs the signed paper consent form."): "현장 신청은 서명한 종이 동의서가 있어야 합니다.",
+        ("zh_Hant", "No seating is released yet."): "尚未公布任何分組。",
+        ("zh_Hant", "let them scan the code"): "讓對方掃描二維碼",
+        ("ko", "Saved on this phone"): "이 휴대폰에 저장됨",
     }
     for (language, msgid), translated in old.items():
         po = polib.POFile()
         po.append(polib.POEntry(msgid=msgid, msgstr=translated))
         assert any(drift(po, language, term) for term in TERMS), (language, msgid)
+
+
+def test_the_rules_leave_the_right_words_alone():
+    """The idioms and the other draws are the glossary's own words: a rule that flagged them would be wrong."""
+    right = {
+        ("zh_Hant", "spread seeded players across tables"): "將種子選手分散到不同組別",
+        ("ko", "Check-in desk"): "등록대",
+        ("ko", "A player who never opened still holds all 14 dealt tiles; the registration waits."):
+            "첫 등록을 하지 않은 참가자의 참가 신청은 기다립니다.",
+        ("ko", "Draw lots"): "추첨하기",
+        ("ko", "Anyone can re-run the draw with this seed and get the same numbers."): "추첨을 다시 실행하면",
+        ("ko", "the desk may register walk-ins"): "등록대에서 현장 접수 허용",
+    }
+    for (language, msgid), translated in right.items():
+        po = polib.POFile()
+        po.append(polib.POEntry(msgid=msgid, msgstr=translated))
+        assert not any(drift(po, language, term) for term in TERMS), (language, msgid)
+
+
+def test_chinese_writes_its_dash_doubled_and_unspaced():
+    """破折號 is two em dashes on the text (——), not the English spaced " — "; a lone "—" is an empty cell."""
+    bad = [(entry.msgid, text) for entry in catalogue("zh_Hant") for text in translations(entry)
+           if text != "—" and re.search(r"(?<!—)—(?!—)| —|— ", text)]
+    assert bad == []
+
+
+def test_korean_quotes_are_curly():
+    """“참가 취소자”, not '참가 취소자' or "참가 취소자" (a quoted code such as "schema" stays straight)."""
+    bad = [(entry.msgid, text) for entry in catalogue("ko") for text in translations(entry)
+           if re.search(r"(^|[\s(])['\"][\uac00-\ud7a3]", text)]
+    assert bad == []

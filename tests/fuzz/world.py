@@ -23,7 +23,7 @@ from scoring.simulation import simulate
 from tests.factories import make_event, make_festival, make_player, make_registration, make_staff, ready_event
 from tests.factories import released_stage as make_released_stage
 from tests.scoring.helpers import entry_for, key
-from tournament.models import Draw, Event, Player, Registration, Stage, StaffInvitation
+from tournament.models import Draw, Event, Player, Registration, StaffInvitation, Stage
 from tournament.permissions import CHIEF_REFEREE, DESK, ORGANISER, REFEREE
 from tournament.services import draws as draw_services
 from tournament.services import seating

@@ -4,6 +4,7 @@ Results go through the real services (submit, confirm) — nothing is written to
 """
 
 import random
+import re
 
 import pytest
 from django.core.cache import cache
@@ -158,6 +159,16 @@ def test_hong_kong_prize_places_line_flags_a_tie_for_a_playoff_r7_r8_2(client):
     assert board.rows[3].cut_after
     assert "Tie on the prize places: a one-game playoff decides" in text(
         client.get(urls(stage.event)["public-standings"]))
+
+
+@pytest.mark.parametrize("language, prize_line, cut", [("en", "prize line", "cut"), ("zh-hant", "得獎線", "晉級線")])
+def test_hong_kong_line_under_the_prize_places_is_a_prize_line_not_a_cut_r8_2(client, language, prize_line, cut):
+    """Nobody advances from a Hong Kong event: the line under the 4th place marks the prizes (得獎線)."""
+    stage = released_stage(8, format=Event.Format.HONG_KONG, ruleset=Event.Ruleset.HK_2016)
+    play_game(stage, 1, chief_of(stage.event), random.Random(5))
+    page = text(client.get(urls(stage.event)["public-standings"], HTTP_ACCEPT_LANGUAGE=language))
+    line = re.search(r'<tr class="cut-line"><td[^>]*>\s*([^<]*?)\s*</td>', page).group(1)
+    assert line.startswith(prize_line) and cut not in line
 
 
 def test_player_who_left_the_event_is_marked_and_keeps_results(client):

@@ -4,6 +4,7 @@ draw (R8.2), and the desk's search query."""
 import datetime as dt
 
 import pytest
+from django.utils import translation
 
 from tests.factories import EVENT_DAY, make_event, make_player, make_registration, ready_event
 from tournament.models import AuditEntry, Event, Registration
@@ -282,3 +283,51 @@ def test_desk_counts(event):
     make_registration(event, status="withdrawn", checked_in_at=IN_CHECKIN)
     make_registration(make_event(event.festival), checked_in_at=IN_CHECKIN)
     assert desk_counts(event=event) == {"registered": 2, "waitlisted": 1, "checked_in": 1, "missing": 1}
+
+
+@pytest.mark.parametrize("language, one, not_a_range", [
+    ("en", "gets number 4 ", "4 to 4"),
+    ("ko", "4번을 받습니다", "4번부터"),
+    ("zh-hant", "獲編配4號", "4至4號"),
+])
+def test_one_newcomer_gets_one_number_not_a_range_from_it_to_itself(event, organiser_actor, language, one,
+                                                                     not_a_range):
+    for _ in range(3):
+        make_registration(event, checked_in_at=IN_CHECKIN)
+    assign_numbers(event=event, actor=organiser_actor, now=AFTER_CHECKIN)
+    set_checkin_override(event=event, override=Event.CheckinOverride.OPEN, actor=organiser_actor,
+                         expect=checkin_preview(event=refresh(event), override=Event.CheckinOverride.OPEN,
+                                                now=AFTER_CHECKIN).state, now=AFTER_CHECKIN)
+    check_in(registration=make_registration(event), actor=organiser_actor, now=AFTER_CHECKIN)
+    set_checkin_override(event=event, override=Event.CheckinOverride.CLOSED, actor=organiser_actor,
+                         now=AFTER_CHECKIN)
+    with translation.override(language):
+        lines = " ".join(numbering_preview(event=refresh(event), method="registration", now=AFTER_CHECKIN).lines)
+    assert one in lines and not_a_range not in lines
+
+
+@pytest.mark.parametrize("language, one, not_a_range", [
+    ("en", "gets number 1 ", "1 to 1"),
+    ("ko", "1번을 부여합니다", "1번부터"),
+    ("zh-hant", "編配1號", "1至1號"),
+])
+def test_a_single_checked_in_player_gets_number_1_not_a_range(event, language, one, not_a_range):
+    make_registration(event, checked_in_at=IN_CHECKIN)
+    with translation.override(language):
+        lines = " ".join(numbering_preview(event=event, method="registration", now=AFTER_CHECKIN).lines)
+    assert one in lines and not_a_range not in lines
+
+
+def test_before_check_in_opens_the_refusal_says_when_it_opens_not_that_it_closed(event, desk):
+    """R9: at 10:29 the desk is early, not the player late: "Check-in opens at 10:30", in the festival's zone."""
+    registration = make_registration(event)
+    with pytest.raises(ServiceError) as refusal, translation.override("en"):
+        check_in(registration=registration, actor=desk, now=BEFORE_CHECKIN)
+    assert refusal.value.code == "closed"
+    assert str(refusal.value) == "Check-in opens at 10:30." and "late arrivals" not in str(refusal.value)
+    with pytest.raises(ServiceError) as refusal, translation.override("en"):
+        check_in(registration=registration, actor=desk, now=BEFORE_CHECKIN - dt.timedelta(days=1))
+    assert "opens on" in str(refusal.value) and "at 10:30" in str(refusal.value)
+    with pytest.raises(ServiceError) as refusal, translation.override("en"):
+        check_in(registration=registration, actor=desk, now=AFTER_CHECKIN)
+    assert "late arrivals cannot be admitted" in str(refusal.value)

@@ -1,11 +1,13 @@
 """The check-in desk (RULES.md R9): find a player on a phone, check in with one tap, undo, counts,
 who is missing; permissions, bad input and htmx partials."""
 
+import datetime as dt
 import threading
 
 import pytest
 from django.db import connection
 from django.urls import reverse
+from django.utils import timezone
 
 from tests.factories import EVENT_DAY, make_event, make_festival, make_player, make_registration, make_staff
 from tournament.models import AuditEntry, Event, Registration
@@ -275,6 +277,21 @@ def test_closed_check_in_refuses_late_arrivals(desk_client, event, reg):
     # The page says so too, and offers no button.
     html = desk_client.get(desk_url(event), {"q": "민준"}).content.decode()
     assert "closed by the organiser" in html and f"desk-reg-{reg.pk}" in html and "/checkin/" not in html
+
+
+@pytest.mark.event_of(checkin_override="")
+def test_before_check_in_opens_the_desk_says_when_it_opens(desk_client, event, reg):
+    """R9: the desk that opens early is told when check-in opens, not that late arrivals are refused."""
+    start = (timezone.now() + dt.timedelta(days=3)).replace(second=0, microsecond=0)
+    Event.objects.filter(pk=event.pk).update(checkin_opens_at=start, checkin_closes_at=start + dt.timedelta(hours=1),
+                                             starts_at=start + dt.timedelta(hours=1),
+                                             ends_at=start + dt.timedelta(hours=5))
+    opens = timezone.localtime(start, event.festival.tzinfo).strftime("%H:%M")
+    for response in (desk_client.post(checkin_url(event, reg.pk), **HTMX),
+                     desk_client.get(desk_url(event, "desk-walk-in"))):
+        html = response.content.decode()
+        assert "late arrivals cannot be admitted" not in html and f"at {opens}" in html
+    assert reload(reg).checked_in_at is None and not AuditEntry.objects.exists()
 
 
 def test_undo_after_check_in_closed_is_refused(desk_client, event, reg):

@@ -4,11 +4,14 @@ import re
 
 import pytest
 from django.urls import reverse
-from django.utils import timezone
+from django.utils import timezone, translation
 
 from tests.factories import agreed, make_festival, make_player, make_registration, make_staff, open_event
 from tournament.models import Registration
 from tournament.permissions import DESK, REFEREE
+from tournament.services import ServiceError
+from tournament.services.audit import Actor
+from tournament.services.registration import withdraw
 
 pytestmark = pytest.mark.django_db
 
@@ -371,4 +374,15 @@ def test_a_checked_in_player_is_not_offered_a_withdrawal_the_service_would_refus
     body = client.get(player.get_absolute_url()).content.decode()
 
     assert withdraw_url(player, registration) not in body
-    assert "You are already checked in. Please tell the desk." in body
+    # It says what the desk is for here: the withdrawal, not something about the check-in.
+    assert "You are already checked in, so you cannot withdraw here: please tell the desk." in body
+    korean = client.get(player.get_absolute_url(), HTTP_ACCEPT_LANGUAGE="ko").content.decode()
+    assert "여기서는 참가 취소를 할 수 없습니다" in korean
+
+
+def test_the_service_refuses_a_checked_in_players_withdrawal_saying_why():
+    player = make_player(make_festival())
+    registration = make_registration(open_event(player.festival), player, checked_in_at=timezone.now())
+    with pytest.raises(ServiceError) as refusal, translation.override("en"):
+        withdraw(registration=registration, actor=Actor(label="player link"))
+    assert refusal.value.code == "checked_in" and "cannot withdraw" in str(refusal.value)

@@ -5,6 +5,7 @@ import secrets
 
 from django.db import transaction
 from django.utils import timezone
+from django.utils.formats import date_format
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
@@ -15,12 +16,28 @@ from .errors import ServiceError
 from .locking import lock_event
 
 
+def checkin_closed_message(event: Event, now=None) -> str:
+    """Why nobody can be checked in now: before check-in opens the desk is early and is told when it opens (in
+    the festival's zone, with the day if not today); after it closes, or closed by the organiser, arrivals are
+    late (R9)."""
+    now = now or timezone.now()
+    if event.checkin_override != Event.CheckinOverride.CLOSED and now < event.checkin_opens_at:
+        zone = event.festival.tzinfo
+        opens = timezone.localtime(event.checkin_opens_at, zone)
+        time = opens.strftime("%H:%M")
+        if opens.date() == timezone.localtime(now, zone).date():
+            return _("Check-in opens at %(time)s.") % {"time": time}
+        return _("Check-in opens on %(day)s at %(time)s.") % {"day": date_format(opens, "SHORT_DATE_FORMAT"),
+                                                               "time": time}
+    return _("Check-in for this event is closed; late arrivals cannot be admitted.")
+
+
 def admit(*, event: Event, registration: Registration, actor: Actor, now) -> bool:
     """Check a locked registration in (R9); False if it already was. The caller holds the event lock and
     records the change: the one rule for every way in (a tap, a walk-in (services.walk_in), a tap queued
     offline)."""
     if not event.checkin_is_open(now):
-        raise ServiceError(_("Check-in for this event is closed; late arrivals cannot be admitted."), code="closed")
+        raise ServiceError(checkin_closed_message(event, now), code="closed")
     if registration.status == Registration.Status.WAITLISTED:
         raise ServiceError(
             _("%(name)s is on the waiting list and has no place, so cannot be checked in.")
@@ -229,16 +246,22 @@ def numbering_preview(*, event: Event, method: str | None = None, now=None) -> P
     kept = _numbered(event)
     if kept:
         newcomers = len(checked_in) - len(kept)
+        first = max(kept.values()) + 1
+        # One number is not a range: Korean and Chinese have one plural form, so one newcomer needs its own
+        # sentence ("65번", not "65번부터 65번까지").
         lines = [
             ngettext("%(count)s player keeps the number already given.",
                      "%(count)s players keep the numbers already given.", len(kept)) % {"count": len(kept)},
+            _("One newcomer gets number %(first)s (%(method)s).") % {"first": first, "method": label}
+            if newcomers == 1 else
             ngettext("%(count)s newcomer gets number %(first)s (%(method)s).",
                      "%(count)s newcomers get numbers %(first)s to %(last)s (%(method)s).", newcomers)
-            % {"count": newcomers, "first": max(kept.values()) + 1, "last": max(kept.values()) + newcomers,
-               "method": label},
+            % {"count": newcomers, "first": first, "last": first + newcomers - 1, "method": label},
         ]
     else:
         lines = [
+            _("One checked-in player gets number 1 (%(method)s).") % {"method": label}
+            if len(checked_in) == 1 else
             ngettext("%(count)s checked-in player gets number 1 (%(method)s).",
                      "%(count)s checked-in players get numbers 1 to %(count)s (%(method)s).",
                      len(checked_in)) % {"count": len(checked_in), "method": label},

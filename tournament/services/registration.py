@@ -317,7 +317,7 @@ def withdraw(*, registration: Registration, actor: Actor, now=None, by_organiser
                 code="deadline",
             )
         if registration.is_checked_in and not by_organiser:
-            raise ServiceError(_("You are already checked in. Please tell the desk."), code="checked_in")
+            raise ServiceError(_("You are already checked in, so you cannot withdraw here: please tell the desk."), code="checked_in")
         freed_place = registration.status == Registration.Status.REGISTERED
         before = _snapshot(registration)
         registration.status = Registration.Status.WITHDRAWN

@@ -18,7 +18,7 @@ from django.utils.translation import gettext as _
 from ..models import Event, Player, Registration
 from ..models.registration import contact_key, name_key
 from .audit import Actor, record
-from .checkin import admit
+from .checkin import admit, checkin_closed_message
 from .consent import Consent, needs_guardian
 from .errors import ServiceError
 from .locking import lock_event
@@ -130,8 +130,7 @@ def walk_in(*, event: Event, details: PlayerDetails, actor: Actor, now=None, con
             if not event.walk_ins:
                 raise ServiceError(_("The organiser does not allow walk-ins for this event."), code="no_walk_ins")
             if not event.checkin_is_open(now):
-                raise ServiceError(_("Check-in for this event is closed; late arrivals cannot be admitted."),
-                                   code="closed")
+                raise ServiceError(checkin_closed_message(event, now), code="closed")
             player, person = _person(event=event, details=details, choice=choice)
             registration, before = enter_walk_in(event=event, player=player, now=now, consent=consent)
             if registration.status == Registration.Status.REGISTERED:

@@ -22,7 +22,7 @@ from ..permissions import DESK
 from ..qr import qr_svg
 from ..services import ServiceError
 from ..services.audit import Actor
-from ..services.checkin import check_in, undo_check_in
+from ..services.checkin import check_in, checkin_closed_message, undo_check_in
 from ..services.desk_search import (
     SEARCH_LIMIT,
     desk_counts,
@@ -210,7 +210,8 @@ def walk_in_view(request, event):
                                  % {"name": registration.player.name})
             return redirect(_link_url(event, registration))
     return render(request, "tournament/desk/walk_in.html",
-                  _common(request, event, form=form, notice=notice_for(event.festival)))
+                  _common(request, event, form=form, notice=notice_for(event.festival),
+                          closed=checkin_closed_message(event)))
 
 
 @require_safe

@@ -15,8 +15,7 @@ from ..forms.staff import InvitationForm, InviteStaffForm, StaffPersonForm, Staf
 from ..models import StaffInvitation, StaffRole
 from ..permissions import ORGANISER
 from ..qr import qr_svg
-from ..services import ServiceError
-from ..services import invitations
+from ..services import ServiceError, invitations
 from ..services import staff as staff_service
 from ..services.audit import Actor
 from .helpers import form_errors, run_service, staff_view

@@ -242,7 +242,7 @@ CASES = [
     Case("home-ko", "anonymous", lambda w: reverse("home"), ("Festivals",), lang="ko"),
     Case("home-zh-hant", "anonymous", lambda w: reverse("home"), ("Festivals",), lang="zh-hant"),
     Case("invitation-link-used", "anonymous", lambda w: reverse("staff-invitation", args=["used-or-unknown"]),
-         ("Invitation",)),
+         ("Invitation",), status=404),
     Case("festival", "anonymous", lambda w: reverse("festival", kwargs={"festival": w.festival.slug}),
          (_name("festival"),)),
     Case("event", "anonymous", _live("event"), (_name("live"),)),

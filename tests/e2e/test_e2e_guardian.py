@@ -89,3 +89,37 @@ def test_a_child_registers_and_the_guardian_agrees_from_the_e_mailed_link(phone,
     # The child's page no longer says it waits.
     child.reload()
     expect(child.locator("[data-guardian=waiting]")).to_have_count(0)
+
+
+def test_the_desk_sees_a_child_waiting_for_the_guardian_and_checks_in_with_the_paper_form(
+        phone, server, shot, sign_in):
+    from tests.factories import make_event, make_player, make_registration, make_staff
+    from tournament.models import Event
+
+    event = make_event(checkin_override=Event.CheckinOverride.OPEN, name="어린이부")
+    kid = make_player(event.festival, name="이별", birth_year=event.festival.starts_on.year - 10,
+                      guardian_name="이보호", guardian_contact="010-5555-1234")
+    waiting = make_registration(event, kid, consent_by=Registration.ConsentBy.GUARDIAN, consent_notice_version=1,
+                                consent_how=Registration.ConsentHow.ONLINE,
+                                guardian_check=Registration.GuardianCheck.WAITING)
+    page = phone("desk", lang="ko")
+    page.context.add_cookies([{"name": "django_language", "value": "ko", "url": server.root}])
+    desk = server.url("desk", festival=event.festival.slug, event=event.slug)
+    sign_in(page, make_staff(event.festival, "desk"), next_url=desk.removeprefix(server.root))
+    expect(page.locator("[data-guardian-count]")).to_be_visible()
+    page.locator("#desk-q").fill("이별")
+    row = page.locator("#desk-results li", has_text="이별")
+    expect(row.locator("[data-guardian=waiting]")).to_be_visible()
+    assert page.evaluate("document.documentElement.scrollWidth") <= 360
+    shot(page, "desk-child-waiting-for-the-guardian")
+    # The button needs the tick (the browser asks for it; the server refuses without it too).
+    row.locator("[data-guardian-form] button").click()
+    assert not Registration.objects.get(pk=waiting.pk).is_checked_in
+    row.locator("[data-guardian-form] input[name=signed]").check()
+    row.locator("[data-guardian-form] button").click()
+    row = page.locator("#desk-results li", has_text="이별")
+    expect(row.locator(".badge.text-bg-success")).to_be_visible()
+    shot(page, "desk-child-checked-in-with-the-paper-form")
+    waiting.refresh_from_db()
+    assert waiting.is_checked_in and waiting.guardian_check == Registration.GuardianCheck.PAPER
+    assert waiting.guardian_checked_name == "이보호"

@@ -49,7 +49,7 @@ FIELDS = ["guardian_check", "guardian_checked_at", "guardian_checked_name", "gua
 TOKEN_LENGTH = 43  # secrets.token_urlsafe(32)
 
 
-def _hash(token: str) -> str:
+def token_hash(token: str) -> str:
     return hashlib.sha256(token.encode()).hexdigest()
 
 
@@ -143,7 +143,7 @@ def _new_link(registration: Registration) -> str | None:
         registration.guardian_token_hash = ""
         return None
     token = secrets.token_urlsafe(32)
-    registration.guardian_token_hash = _hash(token)
+    registration.guardian_token_hash = token_hash(token)
     return token
 
 
@@ -160,7 +160,7 @@ def by_token(token: str) -> Registration | None:
     if not token or len(token) > 100:
         return None
     return (Registration.objects.select_related("event__festival", "player")
-            .filter(guardian_token_hash=_hash(token)).first())
+            .filter(guardian_token_hash=token_hash(token)).first())
 
 
 def waiting_together(registration: Registration):
@@ -184,7 +184,7 @@ def agree_by_link(*, token: str, name: str, now=None) -> Registration:
             lock_event(event_id)
         registration = Registration.objects.select_for_update(of=("self",)).select_related(
             "event__festival", "player").get(pk=found.pk)
-        if not secrets.compare_digest(registration.guardian_token_hash, _hash(token)):
+        if not secrets.compare_digest(registration.guardian_token_hash, token_hash(token)):
             raise ServiceError(_("This link is not valid (any more). Use the newest e-mail, or ask the "
                                  "organisers."), code="unknown")
         if not registration.is_active:

@@ -13,6 +13,7 @@ import re
 import pytest
 from django.core import mail
 from django.core.management import call_command
+from django.db import transaction
 from django.urls import reverse
 from django.utils import timezone, translation
 
@@ -366,7 +367,7 @@ def test_late_places_wait_for_the_guardian_s_paper_form(desk, sent):
 
 def test_after_the_hold_the_place_goes_to_the_first_in_line_and_the_child_to_the_end(sent):
     event = make_event(capacity=1)
-    held, _messages = register_child(sent, event)
+    held, first_mail = register_child(sent, event)
     first = register(event=event, details=adult("First"), actor=PUBLIC, now=BEFORE + dt.timedelta(hours=1))
     second = register(event=event, details=adult("Second"), actor=PUBLIC, now=BEFORE + dt.timedelta(hours=2))
     assert release_expired_holds(now=held.guardian_held_until - dt.timedelta(seconds=1)) == []  # not yet
@@ -381,7 +382,9 @@ def test_after_the_hold_the_place_goes_to_the_first_in_line_and_the_child_to_the
     assert message.to == ["parent@example.kr"] and "대기" in message.body
     assert AuditEntry.objects.filter(action="registration.guardian_hold_over", target_id=held.pk).exists()
     assert AuditEntry.objects.filter(action="registration.promoted", target_id=first.pk).exists()
-    # The guardian can still agree from the new link: the child keeps their place in the line.
+    # The first e-mail's link still works (the guardian may be agreeing on it at that very moment) ...
+    assert guardian.by_token(link_in(first_mail[0]).split("/")[2]).pk == held.pk
+    # ... and from the new link the guardian can still agree: the child keeps their place in the line.
     token = link_in(message).split("/")[2]
     guardian.agree_by_link(token=token, name="김보호", now=EVENT_DAY)
     held.refresh_from_db()
@@ -520,3 +523,41 @@ def test_the_player_page_of_an_unconfirmed_child_shows_the_desk_the_tick(client,
     page = text(client.get(registration.player.get_absolute_url()))
     assert 'name="signed"' in page and "guardian-signed" in page
 
+
+
+@pytest.mark.django_db(transaction=True)
+def test_the_guardian_agreeing_while_the_hold_is_released_loses_neither(on_postgres):
+    import threading
+
+    from django.db import connection
+
+    event = make_event(capacity=1)
+    with transaction.atomic():  # the e-mail goes after the commit: read its link from the outbox
+        held = register(event=event, details=child(), actor=PUBLIC, now=BEFORE, consent=ONLINE)
+    token = link_in(mail.outbox[-1]).split("/")[2]
+    ready = register(event=event, details=adult(), actor=PUBLIC, now=BEFORE + dt.timedelta(hours=1))
+    barrier, failures = threading.Barrier(2), []
+
+    def racer(call):
+        try:
+            barrier.wait(timeout=10)
+            call()
+        except Exception as error:  # reported below; a thread's exception would otherwise vanish
+            failures.append(error)
+        finally:
+            connection.close()
+
+    threads = [threading.Thread(target=racer, args=(call,)) for call in (
+        lambda: guardian.agree_by_link(token=token, name="김보호", now=EVENT_DAY),
+        lambda: release_expired_holds(now=EVENT_DAY))]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+
+    assert failures == []
+    held.refresh_from_db(), ready.refresh_from_db()
+    assert held.guardian_check == Check.EMAIL  # the agreement is kept, whoever went first
+    # One place, one player in it: the child kept it (agreed first) or it went to the line (released first).
+    assert sorted([held.status, ready.status]) == [S.REGISTERED, S.WAITLISTED]
+    assert AuditEntry.objects.filter(action="registration.guardian_agreed").count() == 1

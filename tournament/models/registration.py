@@ -160,8 +160,11 @@ class Registration(models.Model):
     guardian_checked_name = models.CharField(_("guardian who agreed"), max_length=100, blank=True)
     # The language the child's form was filled in: the guardian's e-mails are written in it.
     guardian_language = models.CharField(_("language of the guardian's e-mails"), max_length=10, blank=True)
-    # Only the hash of the link's token is kept (the link itself is in the e-mail); a new link replaces it.
+    # Only the hash of the link's token is kept (the link itself is in the e-mail). The organiser's new link
+    # replaces it; one the app sends (the place moved) keeps the link before it working too, so a guardian
+    # agreeing at that very moment is not turned away.
     guardian_token_hash = models.CharField(max_length=64, blank=True, db_index=True, editable=False)
+    guardian_previous_token_hash = models.CharField(max_length=64, blank=True, db_index=True, editable=False)
     guardian_link_sent_at = models.DateTimeField(_("guardian's link sent at"), null=True, blank=True)
     # While the child waits with a place: the place is held until then (the festival's guardian_hold_days),
     # then it goes to the next on the waiting list (services.guardian_release).

@@ -172,7 +172,8 @@ def _erase_players(players, *, now) -> None:
     for answer, pks in young.items():
         Registration.objects.filter(pk__in=pks).update(under_age=answer)
     # The name a guardian typed when agreeing, and the link to the guardian's page, go with the guardian.
-    Registration.objects.filter(player__in=players).update(guardian_checked_name="", guardian_token_hash="")
+    Registration.objects.filter(player__in=players).update(guardian_checked_name="", guardian_token_hash="",
+                                                             guardian_previous_token_hash="")
     players.update(
         contact="", guardian_name="", guardian_contact="", birth_year=None,
         contact_key=Concat(Value(erased_contact_key("")), Cast("pk", CharField())),

@@ -45,7 +45,7 @@ AGREED = (Check.EMAIL, Check.PAPER)
 # What each kind of e-mail is about: its template (templates/tournament/email/) and whether it carries a link.
 LINK, PROMOTED, RELEASED = "link", "promoted", "released"
 FIELDS = ["guardian_check", "guardian_checked_at", "guardian_checked_name", "guardian_language",
-          "guardian_token_hash", "guardian_held_until"]
+          "guardian_token_hash", "guardian_previous_token_hash", "guardian_held_until"]
 TOKEN_LENGTH = 43  # secrets.token_urlsafe(32)
 
 
@@ -104,7 +104,7 @@ def on_promoted(registration: Registration, *, now) -> None:
     if not registration.waits_for_guardian:
         return
     registration.guardian_held_until = _hold_end(registration, now)
-    token = _new_link(registration)
+    token = _new_link(registration, keep_previous=True)
     registration.save(update_fields=FIELDS)
     if token:
         _send_after_commit(registration, PROMOTED, token)
@@ -113,7 +113,7 @@ def on_promoted(registration: Registration, *, now) -> None:
 def on_released(registration: Registration, *, now) -> None:
     """The hold is over and the place went to the waiting list (services.guardian_release): the guardian is
     told, with a new link (they may still agree; the child keeps their place in the line)."""
-    token = _new_link(registration)
+    token = _new_link(registration, keep_previous=True)
     registration.save(update_fields=FIELDS)
     if token:
         _send_after_commit(registration, RELEASED, token)
@@ -137,10 +137,13 @@ def _hold_end(registration: Registration, now) -> dt.datetime | None:
     return now + dt.timedelta(days=registration.event.festival.guardian_hold_days)
 
 
-def _new_link(registration: Registration) -> str | None:
-    """A new token for an e-mail guardian (the old link stops working); None for a phone-only guardian."""
+def _new_link(registration: Registration, *, keep_previous: bool = False) -> str | None:
+    """A new token for an e-mail guardian; None for a phone-only guardian. The old link stops working, unless
+    `keep_previous` (a link the app sends when the place moves: the guardian may be agreeing on the old one at
+    that very moment)."""
+    registration.guardian_previous_token_hash = registration.guardian_token_hash if keep_previous else ""
     if not by_email(registration.player.guardian_contact):
-        registration.guardian_token_hash = ""
+        registration.guardian_token_hash = registration.guardian_previous_token_hash = ""
         return None
     token = secrets.token_urlsafe(32)
     registration.guardian_token_hash = token_hash(token)
@@ -159,8 +162,9 @@ def _agree(registration: Registration, *, how: str, name: str, now) -> None:
 def by_token(token: str) -> Registration | None:
     if not token or len(token) > 100:
         return None
+    hashed = token_hash(token)
     return (Registration.objects.select_related("event__festival", "player")
-            .filter(guardian_token_hash=token_hash(token)).first())
+            .filter(Q(guardian_token_hash=hashed) | Q(guardian_previous_token_hash=hashed)).first())
 
 
 def waiting_together(registration: Registration):
@@ -184,7 +188,9 @@ def agree_by_link(*, token: str, name: str, now=None) -> Registration:
             lock_event(event_id)
         registration = Registration.objects.select_for_update(of=("self",)).select_related(
             "event__festival", "player").get(pk=found.pk)
-        if not secrets.compare_digest(registration.guardian_token_hash, token_hash(token)):
+        hashed = token_hash(token)
+        if not (secrets.compare_digest(registration.guardian_token_hash, hashed)
+                or secrets.compare_digest(registration.guardian_previous_token_hash, hashed)):
             raise ServiceError(_("This link is not valid (any more). Use the newest e-mail, or ask the "
                                  "organisers."), code="unknown")
         if not registration.is_active:

@@ -17,8 +17,9 @@ from django.db import transaction
 from django.urls import reverse
 from django.utils import timezone, translation
 
-from tests.factories import EVENT_DAY, make_event, make_festival, open_event
+from tests.factories import EVENT_DAY, make_event, make_festival, make_staff, open_event
 from tournament.models import AuditEntry, Registration
+from tournament.permissions import DESK
 from tournament.services import ServiceError, guardian
 from tournament.services.audit import Actor
 from tournament.services.checkin import check_in, walk_in
@@ -79,6 +80,24 @@ def register_child(sent, event, *, now=BEFORE, details=None, consent=ONLINE):
 
 
 # --- waiting for the guardian -----------------------------------------------------------------------------
+
+
+def test_a_child_s_own_tick_is_not_the_guardian_s_agreement(client, django_capture_on_commit_callbacks):
+    now = timezone.now()
+    event = open_event(days_ahead=0, checkin_opens_at=now - dt.timedelta(minutes=5),
+                       checkin_closes_at=now + dt.timedelta(hours=1), registration_opens_at=now - dt.timedelta(days=9),
+                       registration_closes_at=now + dt.timedelta(minutes=30))
+    data = {"name": "김하늘", "contact": "010-1234-5678", "birth_year": str(event.festival.starts_on.year - 12),
+            "affiliation": "", "ranking_id": "", "guardian_name": "김보호", "guardian_contact": "parent@example.kr",
+            "guardian_agrees": "on", "agree": "on", "notice_version": "1"}
+    with django_capture_on_commit_callbacks(execute=True):
+        client.post(reverse("event-register", kwargs={"festival": event.festival.slug, "event": event.slug}), data)
+    registration = Registration.objects.get()
+    assert [message.to for message in mail.outbox] == [["parent@example.kr"]]  # the guardian is asked
+    with pytest.raises(ServiceError):  # and until they agree the desk cannot check the child in
+        check_in(registration=registration, actor=Actor(user=make_staff(event.festival, DESK)))
+    assert not Registration.objects.get().checked_in_at
+
 
 
 def test_a_child_registered_online_waits_for_the_guardian_who_gets_a_link_in_the_form_s_language(sent):
@@ -321,9 +340,6 @@ def desk_url(event, name, registration):
 
 
 def test_the_desk_sees_who_waits_and_checks_in_only_with_the_tick(client, sent):
-    from tests.factories import make_staff
-    from tournament.permissions import DESK
-
     now = timezone.now()
     event = open_event(days_ahead=0, checkin_opens_at=now - dt.timedelta(minutes=5),
                        checkin_closes_at=now + dt.timedelta(hours=1), registration_opens_at=now - dt.timedelta(days=9),
@@ -511,9 +527,6 @@ def test_an_adult_s_registration_has_no_guardian_link():
 
 
 def test_the_player_page_of_an_unconfirmed_child_shows_the_desk_the_tick(client, sent):
-    from tests.factories import make_staff
-    from tournament.permissions import DESK
-
     now = timezone.now()
     event = open_event(days_ahead=0, checkin_opens_at=now - dt.timedelta(minutes=5),
                        checkin_closes_at=now + dt.timedelta(hours=1), registration_opens_at=now - dt.timedelta(days=9),

@@ -197,7 +197,8 @@ def agree_by_link(*, token: str, name: str, now=None) -> Registration:
             raise ServiceError(_("This registration was withdrawn: there is nothing to agree to."), code="withdrawn")
         if not registration.waits_for_guardian:
             return registration
-        for waiting in waiting_together(registration).select_for_update(of=("self",)).select_related("event"):
+        covered = waiting_together(registration).filter(event_id__in=event_ids)  # the events locked above
+        for waiting in covered.select_for_update(of=("self",)).select_related("event"):
             before = snapshot(waiting)
             _agree(waiting, how=Check.EMAIL, name=name, now=now)
             waiting.save(update_fields=FIELDS)

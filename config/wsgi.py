@@ -11,3 +11,8 @@ if getattr(settings, "PLAIN_HTTP", False):
     logging.getLogger("config").warning(
         "Serving over plain HTTP (DJANGO_PLAIN_HTTP): cookies without the Secure flag, no redirect to HTTPS, no "
         "HSTS. Anyone on the network can read passwords and sessions: use this only on a closed hall network.")
+
+if not getattr(settings, "EMAIL_CONFIGURED", True):
+    logging.getLogger("config").warning(
+        "No DJANGO_EMAIL_HOST: e-mails (a child's guardian's link) are written to the log, not sent. Set "
+        "DJANGO_EMAIL_HOST and its companions (README, Deploying).")

@@ -70,6 +70,10 @@ def _registration(r, result, conduct) -> dict:
         "checked_in_at": _iso(r.checked_in_at), "withdrawn_at": _iso(r.withdrawn_at), "seed": r.seed_rank,
         "consent": {"notice_version": r.consent_notice_version, "at": _iso(r.consented_at), "by": r.consent_by,
                     "how": r.consent_how},
+        # A child's guardian's agreement as the organiser checked it: waiting, "email" (the link) or "paper".
+        "guardian_agreement": {"check": r.guardian_check, "at": _iso(r.guardian_checked_at),
+                               "name": r.guardian_checked_name, "held_until": _iso(r.guardian_held_until),
+                               "link_sent_at": _iso(r.guardian_link_sent_at)},
         "conduct": conduct,
         "result": None,
     }

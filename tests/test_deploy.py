@@ -35,7 +35,7 @@ def nginx() -> str:
 
 
 def test_every_service_is_there(compose):
-    assert set(compose["services"]) == {"db", "redis", "migrate", "web", "erasure", "proxy"}
+    assert set(compose["services"]) == {"db", "redis", "migrate", "web", "erasure", "guardian-holds", "proxy"}
 
 
 def test_personal_data_is_erased_daily_against_the_same_database(compose):
@@ -45,6 +45,15 @@ def test_personal_data_is_erased_daily_against_the_same_database(compose):
     assert erasure["image"] == web["image"] and erasure["restart"] == "unless-stopped"
     assert erasure["environment"]["DATABASE_URL"] == web["environment"]["DATABASE_URL"]
     assert erasure["depends_on"]["migrate"] == {"condition": "service_completed_successfully"}
+
+
+def test_places_held_for_a_guardian_are_released_every_few_minutes_against_the_same_database(compose):
+    holds, web = compose["services"]["guardian-holds"], compose["services"]["web"]
+    assert "manage.py release_guardian_holds" in holds["command"][-1] and "sleep 300" in holds["command"][-1]
+    assert holds["image"] == web["image"] and holds["restart"] == "unless-stopped"
+    assert holds["environment"]["DATABASE_URL"] == web["environment"]["DATABASE_URL"]
+    assert holds["environment"]["DJANGO_EMAIL_HOST"] == web["environment"]["DJANGO_EMAIL_HOST"]
+    assert holds["depends_on"]["migrate"] == {"condition": "service_completed_successfully"}
 
 
 def test_web_can_run_as_many_replicas(compose):

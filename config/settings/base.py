@@ -136,6 +136,13 @@ AXES_LOCKOUT_PARAMETERS = [["username", "ip_address"]]
 AXES_LOCKOUT_TEMPLATE = "registration/locked_out.html"
 AXES_RESET_ON_SUCCESS = True
 
+# E-mail: only a child's guardian is written to (services.guardian). Development prints the messages on the
+# console (`make run`); tests keep them in memory; production sends them through SMTP (production.py).
+EMAIL_BACKEND = "django.core.mail.backends.console.EmailBackend"
+DEFAULT_FROM_EMAIL = "noreply@localhost"
+# The site's address in links sent by e-mail, where no request says it (a command run by cron).
+SITE_URL = os.environ.get("DJANGO_SITE_URL", "http://127.0.0.1:8000").rstrip("/")
+
 # Registration floods: per client address, see tournament/views/registration.py.
 RATELIMIT_VIEW = "tournament.views.errors.rate_limited"
 REGISTRATION_RATE = os.environ.get("REGISTRATION_RATE", "10/m")

@@ -49,3 +49,41 @@ SECURE_HSTS_INCLUDE_SUBDOMAINS = not PLAIN_HTTP
 SECURE_HSTS_PRELOAD = not PLAIN_HTTP
 SESSION_COOKIE_SECURE = not PLAIN_HTTP
 CSRF_COOKIE_SECURE = not PLAIN_HTTP
+
+
+def _site_url() -> str:
+    """The address in links sent by e-mail (a guardian's link): DJANGO_SITE_URL, else the first allowed host."""
+    url = os.environ.get("DJANGO_SITE_URL", "").strip().rstrip("/")
+    if not url:
+        host = ALLOWED_HOSTS[0]
+        if host.startswith(".") or "*" in host:
+            raise ImproperlyConfigured("Set DJANGO_SITE_URL, e.g. 'https://rummikub.example.org': links sent by "
+                                       "e-mail need the site's address.")
+        url = f"{'http' if PLAIN_HTTP else 'https'}://{host}"
+    if not url.startswith(("https://", "http://")):
+        raise ImproperlyConfigured(f"DJANGO_SITE_URL must start with https:// or http://, not {url!r}.")
+    return url
+
+
+SITE_URL = _site_url()
+
+# E-mail (a child's guardian gets a link to agree): an SMTP server from the environment. Without
+# DJANGO_EMAIL_HOST the messages are written to the log instead, and config/wsgi.py warns at start-up.
+EMAIL_HOST = os.environ.get("DJANGO_EMAIL_HOST", "").strip()
+if EMAIL_HOST:
+    EMAIL_BACKEND = "django.core.mail.backends.smtp.EmailBackend"
+    EMAIL_PORT = int(os.environ.get("DJANGO_EMAIL_PORT", "") or 587)
+    EMAIL_HOST_USER = os.environ.get("DJANGO_EMAIL_HOST_USER", "")
+    EMAIL_HOST_PASSWORD = os.environ.get("DJANGO_EMAIL_HOST_PASSWORD", "")
+    _ssl, _tls = _switch("DJANGO_EMAIL_USE_SSL"), _switch("DJANGO_EMAIL_USE_TLS")
+    EMAIL_USE_SSL = _ssl if _ssl is not None else EMAIL_PORT == 465  # port 465: TLS from the first byte
+    EMAIL_USE_TLS = _tls if _tls is not None else not EMAIL_USE_SSL  # otherwise STARTTLS
+    if EMAIL_USE_SSL and EMAIL_USE_TLS:
+        raise ImproperlyConfigured("DJANGO_EMAIL_USE_SSL and DJANGO_EMAIL_USE_TLS exclude each other: set one.")
+    # A hung mail server must not hold a registration's request for long.
+    EMAIL_TIMEOUT = int(os.environ.get("DJANGO_EMAIL_TIMEOUT", "") or 10)
+else:
+    EMAIL_BACKEND = "django.core.mail.backends.console.EmailBackend"
+EMAIL_CONFIGURED = bool(EMAIL_HOST)
+DEFAULT_FROM_EMAIL = os.environ.get("DJANGO_DEFAULT_FROM_EMAIL", "").strip() or (
+    f"noreply@{SITE_URL.split('://', 1)[1].split('/')[0].split(':')[0]}")

@@ -53,6 +53,7 @@ from tests.scoring.helpers import entry_for, key
 from tournament.models import ConductRecord, Event, Registration
 from tournament.services import draws
 from tournament.services.audit import Actor
+from tournament.services.guardian import token_hash as guardian_hash
 
 AXE = Path(__file__).parent / "vendor" / "axe-core-4.14.1.min.js"
 WCAG_TAGS = ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa"]
@@ -100,6 +101,17 @@ def build_world() -> SimpleNamespace:
     make_registration(desk_event, make_player(festival, name="김도윤"), checked_in_at=now)
     make_registration(desk_event, make_player(festival, name="김대기"), status=Registration.Status.WAITLISTED)
     desk_reg = Registration.objects.get(event=desk_event, player__name="김서연")
+    # Children waiting for the guardian's agreement: on the desk's list (the paper form's tick) and behind the
+    # links e-mailed to their guardians, one filled in in Korean, one in Hong Kong Chinese.
+    guardian_links = {}
+    for language, name in (("ko", "김하늘"), ("zh-hant", "王小欣")):
+        kid = make_player(festival, name=name, birth_year=now.year - 10, guardian_name="Parent",
+                          guardian_contact=f"parent-{language}@example.org")
+        guardian_links[language] = f"{language.replace('-', '')}{'G' * 40}"
+        make_registration(desk_event, kid, consent_by=Registration.ConsentBy.GUARDIAN, consent_notice_version=1,
+                          consent_how=Registration.ConsentHow.ONLINE, guardian_language=language,
+                          guardian_check=Registration.GuardianCheck.WAITING, guardian_held_until=now + dt.timedelta(days=3),
+                          guardian_token_hash=guardian_hash(guardian_links[language]))
     # Check-in closed with empty places, late places open (the desk's list), and numbers to keep or redo.
     late_event = make_event(festival, name="Late places open", capacity=3, late_places_opened_at=now,
                             checkin_override=Event.CheckinOverride.CLOSED)
@@ -146,6 +158,7 @@ def build_world() -> SimpleNamespace:
     return SimpleNamespace(
         festival=festival, organiser=organiser, chief=chief, desk=desk, referee=referee, open_event=open_event,
         personal=personal, desk_event=desk_event, desk_reg=desk_reg, late_event=late_event,
+        guardian_links=guardian_links,
         numbered_event=numbered_event, stage=stage, live=live, links=links, replaced=replaced, idle=idle,
         submitted=submitted,
         confirmed=confirmed, warned=warned, word_stage=word_stage, word_link=word_link, word_sheet=word_sheet,
@@ -256,6 +269,10 @@ CASES = [
          (lambda w: w.live.name,)),
     Case("personal-page", "anonymous", lambda w: reverse("player-page", args=[w.personal.player.token]),
          (lambda w: w.personal.player.name,)),
+    Case("guardian-ko", "anonymous", lambda w: reverse("guardian-page", args=[w.guardian_links["ko"]]),
+         ("A parent's or guardian's agreement",), lang="ko"),
+    Case("guardian-zh-hant", "anonymous", lambda w: reverse("guardian-page", args=[w.guardian_links["zh-hant"]]),
+         ("A parent's or guardian's agreement",), lang="zh-hant"),
     Case("erase-my-data-ko", "anonymous", lambda w: reverse("player-erase", args=[w.personal.player.token]),
          ("Erase my data",), lang="ko"),
     Case("public-draw", "anonymous", _live("public-draw"), ("Draw", _name("live"))),
@@ -575,6 +592,7 @@ NOT_PAGES = {
     "manage-staff-renew", "manage-staff-withdraw", "staff-invitation-answer",
     "service-worker", "referee-link-manifest", "referee-link-status", "referee-status",  # JavaScript, JSON
     "desk-checkin-queued", "player-data",  # a JSON download
+    "desk-guardian-signed", "manage-guardian-link",  # POSTs (the desk's row, the registrations table)
 }
 
 

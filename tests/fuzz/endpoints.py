@@ -55,7 +55,8 @@ REGISTRATION = {"name": "name", "contact": "contact", "birth_year": "birth_year"
 
 FESTIVAL = {"name": "name", "slug": "slug", "starts_on": "date", "ends_on": "date", "venue": "name",
             "contact": "contact", "timezone": "timezone", "languages": "language_code", "privacy_notice": "note",
-            "guardian_age": "guardian_age", "retention_days": "retention_days"}
+            "guardian_age": "guardian_age", "retention_days": "retention_days",
+            "guardian_hold_days": "guardian_hold_days"}
 EVENT_FORM = {"preset": "preset", "name": "name", "slug": "slug", "game": "game_kind", "format": "format",
               "ruleset": "ruleset", "capacity": "players", "expected_players": "players", "day": "date",
               "checkin_opens": "time", "checkin_closes": "time", "starts": "time", "ends": "time",
@@ -76,6 +77,8 @@ ENDPOINTS = [
     E("player-public-name", {"masked": "yes_no_name"}, ANYONE, idempotent=True),
     E("player-enter", {}, ANYONE, ("later", "clash", "open", "classic", "other")),
     E("player-erase", {"confirm": "bool", "hide_in_results": "bool"}, ANYONE),
+    # A child's guardian agrees on the e-mailed link (its token is never a player's, so nothing changes here).
+    E("guardian-page", {"name": "name", "agree": "bool"}, NOBODY),
     E("referee-link-game", ANY_SHEET, ANYONE, PLAYING, recipe="sheet"),
     E("referee-link-preview", ANY_SHEET, ANYONE, PLAYING, recipe="sheet"),
     E("referee-game", ANY_SHEET, REFEREES, PLAYING, recipe="sheet"),
@@ -86,6 +89,7 @@ ENDPOINTS = [
     # --- the desk ---------------------------------------------------------------------------------------
     E("desk-checkin", {"next": "next"}, DESK_STAFF, ("open", "later", "classic", "other")),
     E("desk-undo", {"next": "next"}, DESK_STAFF, ("open", "later", "classic", "other")),
+    E("desk-guardian-signed", {"signed": "bool", "next": "next"}, DESK_STAFF, ("open", "later", "classic", "other")),
     E("desk-checkin-queued", {"key": "key"}, DESK_STAFF, ("open", "later", "classic", "other"), idempotent=True),
     E("desk-walk-in", REGISTRATION | {"person": "walk_in_person", "seen": "walk_in_seen"}, DESK_STAFF, ("open", "later", "numbered", "classic", "other"),
       recipe="registration"),
@@ -102,6 +106,7 @@ ENDPOINTS = [
     E("manage-late-places", {}, ORGANISERS, ("closing", "open", "numbered", "classic", "other")),
     E("manage-numbers", {"method": "numbering"} | CONFIRM, ORGANISERS, ("closing", "open", "numbered", "classic", "other")),
     E("manage-withdraw", {"registration": "registration", "reason": "reason"}, ORGANISERS),
+    E("manage-guardian-link", {"registration": "registration"}, ORGANISERS),
     E("draw-start", {}, ORGANISERS, ("numbered", "closing", "ready", "classic", "other")),
     E("draw-draft", {"seed": "seed"}, ORGANISERS, ("ready", "classic", "other")),
     E("draw-swap", {"first": "seated", "second": "seated"}, ORGANISERS, ("ready", "classic", "other"), recipe="swap"),

@@ -112,6 +112,7 @@ KINDS: dict[str, Kind] = {
     "notice_version": choice("1", "2", "0", "-1", "abc", "9" * 30, ""),
     "guardian_age": choice("14", "1", "0", "-1", "abc", "200", ""),
     "retention_days": choice("90", "0", "-5", "1e9", "99999999999", ""),
+    "guardian_hold_days": choice("3", "1", "0", "31", "-2", "abc", ""),
     "seed": number(0, 2**31 - 1),
     "place": number(1, 8),
     "points": choice("100,70,50", "100, 70, 50, 40", "", "1,2,3,4,5,6,7,8,9,10"),

@@ -23,7 +23,8 @@ pytestmark = pytest.mark.django_db
 
 ARGUMENT = re.compile(r"<(?:\w+:)?(\w+)>")
 # Not public pages: staff paths, a player's own page (their link), switching language, the offline worker.
-NOT_PUBLIC = tuple(p.lstrip("/") for p in STAFF_PATHS) + ("p/", "i18n/", "sw.js")
+# Personal links (a player's page, a guardian's link) are private by their token, not public pages.
+NOT_PUBLIC = tuple(p.lstrip("/") for p in STAFF_PATHS) + ("p/", "guardian/", "i18n/", "sw.js")
 KOREAN = "가나다라마바사아자차카타파하"
 SURNAMES = "김이박최정강조윤장임"
 

@@ -282,7 +282,8 @@ def test_desk_counts(event):
     make_registration(event, status="waitlisted")
     make_registration(event, status="withdrawn", checked_in_at=IN_CHECKIN)
     make_registration(make_event(event.festival), checked_in_at=IN_CHECKIN)
-    assert desk_counts(event=event) == {"registered": 2, "waitlisted": 1, "checked_in": 1, "missing": 1}
+    assert desk_counts(event=event) == {"registered": 2, "waitlisted": 1, "checked_in": 1, "missing": 1,
+                                        "guardian_waiting": 0}
 
 
 @pytest.mark.parametrize("language, one, not_a_range", [

@@ -261,7 +261,8 @@ def test_htmx_check_in_returns_the_row_and_the_counts_out_of_band(desk_client, e
     assert html.lstrip().startswith(f'<li id="desk-reg-{reg.pk}"')
     assert f'hx-post="{undo_url(event, reg.pk)}"' in html  # the button became "Undo"
     assert 'id="desk-counts"' in html and 'hx-swap-oob="true"' in html
-    assert response.context["counts"] == {"registered": 2, "waitlisted": 0, "checked_in": 1, "missing": 1}
+    assert response.context["counts"] == {"registered": 2, "waitlisted": 0, "checked_in": 1, "missing": 1,
+                                         "guardian_waiting": 0}
 
 
 def test_closed_check_in_refuses_late_arrivals(desk_client, event, reg):
@@ -350,7 +351,8 @@ def test_counts_refresh_themselves_and_say_whether_check_in_is_open(desk_client,
     make_registration(event, status="withdrawn")
     response = desk_client.get(desk_url(event, "desk-counts"), **HTMX)
     html = response.content.decode()
-    assert response.context["counts"] == {"registered": 2, "waitlisted": 1, "checked_in": 1, "missing": 1}
+    assert response.context["counts"] == {"registered": 2, "waitlisted": 1, "checked_in": 1, "missing": 1,
+                                         "guardian_waiting": 0}
     assert "data-poll" in html and 'hx-trigger="every 10s"' in html and "<html" not in html
     assert 'data-checkin-state="open"' in html and "reopened by the organiser" in html
     assert desk_client.get(desk_url(event, "desk-counts")).status_code == 302  # without htmx: the desk page

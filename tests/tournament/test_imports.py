@@ -715,7 +715,8 @@ def test_csv_export_is_utf8_with_bom_in_registration_order_with_withdrawn(organi
     assert data.headers == ["Event", "Name", "E-mail or phone", "Birth year", "School or club", "National ranking id",
                             "Parent's or guardian's name", "Parent's or guardian's e-mail or phone",
                             "Status", "Player number", "Checked in at", "Registered at", "Notice version agreed to",
-                            "Agreed at", "Agreed by", "How agreed"]
+                            "Agreed at", "Agreed by", "How agreed", "Guardian's agreement checked",
+                            "Guardian agreed at", "Guardian who agreed"]
     assert data[0][:11] == ("open", "김민준", "'+82 10-1234-5678", "2009", "", "", "", "", "Registered", "7",
                             "2030-11-02 10:45")
     assert data[1][1] == "陳大文" and data[1][4] == "'@school" and data[1][8] == "Withdrawn"
@@ -723,9 +724,9 @@ def test_csv_export_is_utf8_with_bom_in_registration_order_with_withdrawn(organi
     assert data[2][1] == "'=cmd|' /C calc'!A0" and data[2][4] == "'-2+3"
     assert re.fullmatch(r"\d{4}-\d\d-\d\d \d\d:\d\d", data[0][11])
     # What each registration agreed to, and who agreed (a child's guardian, on the desk's paper form).
-    assert data[0][12:] == ("3", "2030-10-01 12:00", str(Registration.ConsentBy.GUARDIAN.label),
-                            str(Registration.ConsentHow.PAPER.label))
-    assert data[1][12:] == ("", "", "", "")
+    assert data[0][12:16] == ("3", "2030-10-01 12:00", str(Registration.ConsentBy.GUARDIAN.label),
+                              str(Registration.ConsentHow.PAPER.label))
+    assert data[1][12:] == ("", "", "", "", "", "", "")
 
 
 def test_xlsx_export_has_the_same_rows_and_no_formulas(organiser_client, festival, events):

@@ -109,6 +109,11 @@ class FestivalForm(forms.Form):
         label=_("Keep contacts and birth years for (days after the last event)"), min_value=0,
         max_value=3650, initial=90, required=False,
     )
+    guardian_hold_days = forms.IntegerField(
+        label=_("Days a child's place waits for the guardian"), min_value=1, max_value=30, initial=3, required=False,
+        help_text=_("A child registered online keeps the place this long while the parent or guardian has not "
+                    "agreed by the e-mailed link; then it goes to the waiting list."),
+    )
 
     def __init__(self, *args, festival: Festival | None = None, **kwargs):
         self.festival = festival
@@ -148,7 +153,7 @@ class FestivalForm(forms.Form):
 
     def values(self) -> dict:
         values = {name: self.cleaned_data[name] for name in self.base_fields}
-        for name in ("guardian_age", "retention_days"):
+        for name in ("guardian_age", "retention_days", "guardian_hold_days"):
             if values[name] is None:  # left empty: as it was (a new festival: the default)
                 values[name] = getattr(self.festival, name) if self.festival else Festival._meta.get_field(name).default
         return values

@@ -100,11 +100,13 @@ class RegistrationFilterForm(forms.Form):
 
     CHECKED_IN = "checked_in"
     MISSING = "missing"
+    GUARDIAN = "guardian"
     SHOW_CHOICES = [
         ("", _("All")),
         *Registration.Status.choices,
         (CHECKED_IN, _("Checked in")),
         (MISSING, _("Registered, not checked in")),
+        (GUARDIAN, _("Waiting for the guardian")),
     ]
     ORDER_CHOICES = [("order", _("Registration order")), ("name", _("Name"))]
 
@@ -125,6 +127,9 @@ class RegistrationFilterForm(forms.Form):
             registrations = registrations.filter(
                 status=Registration.Status.REGISTERED, checked_in_at__isnull=True
             )
+        elif status == self.GUARDIAN:
+            registrations = registrations.filter(guardian_check=Registration.GuardianCheck.WAITING,
+                                                 status__in=Registration.ACTIVE)
         if data.get("sort") == "name":
             return registrations.order_by("player__name", "id")
         return registrations.order_by("created_at", "id")

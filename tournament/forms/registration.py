@@ -10,6 +10,7 @@ from django.core.exceptions import ValidationError
 from django.core.validators import MaxValueValidator, MinValueValidator, validate_email
 from django.utils import timezone
 from django.utils.html import escape
+from django.utils.translation import get_language
 from django.utils.translation import gettext_lazy as _
 
 from ..models import Player, Registration
@@ -225,7 +226,7 @@ class ConsentFields(forms.Form):
 
     def given_consent(self, *, notice_version: int | None = None) -> Consent:
         by = Registration.ConsentBy.GUARDIAN if self.is_child() else Registration.ConsentBy.PLAYER
-        return Consent(by=by, how=self.how, notice_version=notice_version)
+        return Consent(by=by, how=self.how, notice_version=notice_version, language=get_language())
 
 
 class ReadNoticeFields(ConsentFields):

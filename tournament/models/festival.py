@@ -60,6 +60,10 @@ class Festival(models.Model):
     retention_days = models.PositiveIntegerField(
         _("keep contacts and birth years for (days after the last event)"), default=90,
     )
+    # A child registered online keeps the place this long while the guardian has not agreed (services.guardian).
+    guardian_hold_days = models.PositiveSmallIntegerField(
+        _("days a child's place is held for the guardian's agreement"), default=3,
+    )
     personal_data_erased_at = models.DateTimeField(_("personal data erased"), null=True, blank=True, editable=False)
     created_at = models.DateTimeField(auto_now_add=True)
 

@@ -41,6 +41,14 @@ def contact_key(contact: str, region: str | None = None) -> str:
     return phonenumbers.format_number(number, phonenumbers.PhoneNumberFormat.E164)
 
 
+def mask_contact(value: str) -> str:
+    """Enough for the owner to recognise their own contact, too little for anyone else."""
+    if "@" in value:
+        local, _at, domain = value.partition("@")
+        return f"{local[:2]}…@{domain}"
+    return f"…{value[-4:]}" if len(value) > 4 else "…"
+
+
 class Player(models.Model):
     """A person at one festival; they may enter several of its events."""
 
@@ -88,12 +96,11 @@ class Player(models.Model):
 
     @property
     def masked_contact(self) -> str:
-        """Enough for the player to recognise their own contact, too little for anyone else."""
-        value = self.contact
-        if "@" in value:
-            local, _at, domain = value.partition("@")
-            return f"{local[:2]}…@{domain}"
-        return f"…{value[-4:]}" if len(value) > 4 else "…"
+        return mask_contact(self.contact)
+
+    @property
+    def masked_guardian_contact(self) -> str:
+        return mask_contact(self.guardian_contact)
 
 
 class Registration(models.Model):
@@ -143,6 +150,33 @@ class Registration(models.Model):
     consent_by = models.CharField(_("consent given by"), max_length=10, choices=ConsentBy.choices, blank=True)
     consent_how = models.CharField(_("consent given"), max_length=10, choices=ConsentHow.choices, blank=True)
 
+    # A child's registration online is checked with the guardian (Korea's PIPA art. 22-2: the organiser checks
+    # that the legal representative agreed; the child's own tick is not that): services.guardian. The status
+    # machine is untouched: a place held for a child waiting for the guardian counts as taken.
+    class GuardianCheck(models.TextChoices):
+        NOT_NEEDED = "", _("not needed")
+        WAITING = "waiting", _("waiting for the guardian")
+        EMAIL = "email", _("by the e-mail link sent to the guardian")
+        PAPER = "paper", _("on a paper form at the desk")
+
+    guardian_check = models.CharField(_("guardian's agreement checked"), max_length=10, choices=GuardianCheck.choices,
+                                      blank=True, default=GuardianCheck.NOT_NEEDED)
+    guardian_checked_at = models.DateTimeField(_("guardian's agreement checked at"), null=True, blank=True)
+    # The name the guardian typed on the link's page (or the guardian named on the form, for the desk's paper
+    # form): personal data, erased with the guardian's details.
+    guardian_checked_name = models.CharField(_("guardian who agreed"), max_length=100, blank=True)
+    # The language the child's form was filled in: the guardian's e-mails are written in it.
+    guardian_language = models.CharField(_("language of the guardian's e-mails"), max_length=10, blank=True)
+    # Only the hash of the link's token is kept (the link itself is in the e-mail). The organiser's new link
+    # replaces it; one the app sends (the place moved) keeps the link before it working too, so a guardian
+    # agreeing at that very moment is not turned away.
+    guardian_token_hash = models.CharField(max_length=64, blank=True, db_index=True, editable=False)
+    guardian_previous_token_hash = models.CharField(max_length=64, blank=True, db_index=True, editable=False)
+    guardian_link_sent_at = models.DateTimeField(_("guardian's link sent at"), null=True, blank=True)
+    # While the child waits with a place: the place is held until then (the festival's guardian_hold_days),
+    # then it goes to the next on the waiting list (services.guardian_release).
+    guardian_held_until = models.DateTimeField(_("place held for the guardian until"), null=True, blank=True)
+
     class Meta:
         ordering = ["created_at", "id"]
         verbose_name = _("registration")
@@ -165,3 +199,7 @@ class Registration(models.Model):
     @property
     def is_checked_in(self) -> bool:
         return self.checked_in_at is not None
+
+    @property
+    def waits_for_guardian(self) -> bool:
+        return self.guardian_check == self.GuardianCheck.WAITING

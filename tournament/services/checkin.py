@@ -10,6 +10,7 @@ from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
 from ..models import Event, Registration
+from . import guardian
 from .audit import Actor, record
 from .confirmation import Blocker, Group, Preview
 from .errors import ServiceError
@@ -51,6 +52,8 @@ def admit(*, event: Event, registration: Registration, actor: Actor, now) -> boo
         )
     if registration.is_checked_in:
         return False
+    if registration.waits_for_guardian:
+        raise ServiceError(guardian_missing_message(registration), code="guardian")
     # Late places can leave more players registered than places (R9): after check-in reopens, one who did not
     # come on time finds the places taken by those who did.
     taken = Registration.objects.filter(event=event, status=Registration.Status.REGISTERED,
@@ -65,12 +68,21 @@ def admit(*, event: Event, registration: Registration, actor: Actor, now) -> boo
     return True
 
 
-def check_in(*, registration: Registration, actor: Actor, now=None) -> Registration:
-    """One tap at the desk. Checking in someone already checked in changes nothing (two desks, one player)."""
+def guardian_missing_message(registration: Registration) -> str:
+    return _("The parent or guardian of %(name)s has not agreed yet: they sign the paper consent form at the desk, "
+             "then tick that they signed and check in.") % {"name": registration.player.name}
+
+
+def check_in(*, registration: Registration, actor: Actor, now=None, guardian_signed: bool = False) -> Registration:
+    """One tap at the desk. Checking in someone already checked in changes nothing (two desks, one player).
+    `guardian_signed`: the desk saw a child's guardian sign the paper consent form (services.guardian); recorded
+    with the check-in, in the same transaction."""
     now = now or timezone.now()
     with transaction.atomic():
         event = lock_event(registration.event_id)
         registration = Registration.objects.select_for_update(of=("self",)).select_related("player").get(pk=registration.pk)
+        if guardian_signed and registration.status == Registration.Status.REGISTERED and event.checkin_is_open(now):
+            guardian.agree_on_paper(registration, event=event, actor=actor, now=now)
         if admit(event=event, registration=registration, actor=actor, now=now):
             record(actor=actor, action="checkin.in", target=registration, event=event,
                    after={"checked_in": now.isoformat()})

@@ -16,11 +16,13 @@ from .errors import ServiceError
 @dataclass(frozen=True)
 class Consent:
     """Who agreed to the notice (Registration.ConsentBy) and how (Registration.ConsentHow). `notice_version`
-    is the version the person read (the public form sends it back); None: the festival's current one."""
+    is the version the person read (the public form sends it back); None: the festival's current one.
+    `language`: the one the form was read in (a child's guardian is written to in it, services.guardian)."""
 
     by: str
     how: str
     notice_version: int | None = None
+    language: str = ""
 
 
 def needs_guardian(festival: Festival, birth_year: int | None) -> bool:

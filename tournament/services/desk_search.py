@@ -99,6 +99,9 @@ def desk_counts(*, event: Event) -> dict[str, int]:
         registered=Count("id", filter=Q(status=Registration.Status.REGISTERED)),
         waitlisted=Count("id", filter=Q(status=Registration.Status.WAITLISTED)),
         checked_in=Count("id", filter=Q(status=Registration.Status.REGISTERED, checked_in_at__isnull=False)),
+        # Children with a place whose guardian signs the paper form at the desk before they check in.
+        guardian_waiting=Count("id", filter=Q(status=Registration.Status.REGISTERED,
+                                              guardian_check=Registration.GuardianCheck.WAITING)),
     )
     counts["missing"] = counts["registered"] - counts["checked_in"]
     return counts

@@ -174,6 +174,9 @@ def _erase_players(players, *, now) -> None:
         young[is_under_age(year, registration.player.birth_year)].append(registration.pk)
     for answer, pks in young.items():
         Registration.objects.filter(pk__in=pks).update(under_age=answer)
+    # The name a guardian typed when agreeing, and the link to the guardian's page, go with the guardian.
+    Registration.objects.filter(player__in=players).update(guardian_checked_name="", guardian_token_hash="",
+                                                             guardian_previous_token_hash="")
     players.update(
         contact="", guardian_name="", guardian_contact="", birth_year=None,
         contact_key=Concat(Value(erased_contact_key("")), Cast("pk", CharField())),
@@ -184,6 +187,10 @@ def _erase_players(players, *, now) -> None:
 def _needles(players) -> list[str]:
     """The strings to find in free text: contacts as typed and as keyed (a phone's digits), guardians' names."""
     found = set()
+    typed = Registration.objects.filter(player__in=[p.pk for p in players]).exclude(guardian_checked_name="")
+    for value in typed.values_list("guardian_checked_name", flat=True):
+        if len(value.strip()) >= MIN_NEEDLE:
+            found.add(value.strip())
     for player in players:
         for value in (player.contact, player.contact_key, player.guardian_name, player.guardian_contact):
             if len(value.strip()) >= MIN_NEEDLE and not value.startswith("erased:"):

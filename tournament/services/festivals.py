@@ -32,7 +32,7 @@ from .registration import fill_free_places
 from .staff import grant_role
 
 FESTIVAL_FIELDS = ("name", "slug", "starts_on", "ends_on", "venue", "contact", "timezone", "languages",
-                   "privacy_notice", "guardian_age", "retention_days")
+                   "privacy_notice", "guardian_age", "retention_days", "guardian_hold_days")
 EVENT_FIELDS = (
     "name", "slug", "game", "format", "ruleset", "capacity", "starts_at", "ends_at", "registration_opens_at",
     "registration_closes_at", "withdrawal_deadline", "checkin_opens_at", "checkin_closes_at", "stage_games",

@@ -133,6 +133,11 @@ def give_late_places(*, event: Event, registration_ids: list[int], actor: Actor,
                          "Only %(count)s places are empty: in waiting-list order they go to %(names)s. Untick the "
                          "others.", empty) % {"count": empty, "names": ", ".join(r.player.name for r in chosen[:empty])},
                 code="too_many")
+        unagreed = [r.player.name for r in chosen if r.waits_for_guardian]
+        if unagreed:
+            # A child's place needs the guardian's agreement first (services.guardian): the desk's row records it.
+            raise ServiceError(_("The parent or guardian of %(names)s has not agreed yet: record their signed paper "
+                                 "form on the desk's row first.") % {"names": ", ".join(unagreed)}, code="guardian")
         for registration in chosen:
             before = registration_snapshot(registration)
             registration.status = S.REGISTERED

@@ -12,6 +12,7 @@ from django.utils.translation import gettext as _
 
 from ..models import Event, Festival, Player, Registration
 from ..models.registration import name_key
+from . import guardian
 from .audit import Actor, record
 from .consent import Consent, check_consent, stamp
 from .consent import carry as carry_consent
@@ -75,6 +76,8 @@ def _snapshot(registration: Registration) -> dict:
     }
     if registration.consent_how:
         snapshot["consent"] = consent_snapshot(registration)
+    if registration.guardian_check:
+        snapshot["guardian"] = guardian.snapshot(registration)
     return snapshot
 
 
@@ -133,6 +136,7 @@ def _consent_version(*, event: Event, details: PlayerDetails, consent: Consent |
 def _record_consent(registration: Registration, *, consent: Consent | None, version: int | None, now) -> None:
     if consent is not None:
         registration.save(update_fields=stamp(registration, consent=consent, version=version, now=now))
+        guardian.on_consent(registration, consent=consent, now=now)  # a child's guardian is asked to agree
 
 
 def _place(*, event: Event, player: Player, now, also: list[Player] = ()) -> tuple[Registration, dict | None]:
@@ -267,6 +271,8 @@ def register_existing_player(*, event: Event, player: Player, actor: Actor, now=
                     _store_details_again(player=player, details=details_again, actor=actor, event=event)
             registration = _enter(event=event, player=player, actor=actor, now=now, action="registration.created",
                                   consent=consent if earlier is None and given else None, version=version)
+            if earlier is not None:
+                guardian.carry(registration, agreed=earlier, now=now)
             if earlier is None and not given:
                 # Nothing else stands in the way (a clash, a second entry are refused above): the player gives
                 # what is missing first. Raised inside the transaction, so nothing of this entry is kept.
@@ -296,6 +302,7 @@ def _promote_from_waiting_list(*, event: Event, actor: Actor, now) -> Registrati
     nxt.status = Registration.Status.REGISTERED
     nxt.promoted_at = now
     nxt.save(update_fields=["status", "promoted_at"])
+    guardian.on_promoted(nxt, now=now)  # a child still waiting for the guardian: the place is held from now
     record(actor=actor, action="registration.promoted", target=nxt, event=event, before=before, after=_snapshot(nxt))
     return nxt
 
@@ -364,6 +371,11 @@ def enter_walk_in(*, event: Event, player: Player, now,
 
 def registration_snapshot(registration: Registration) -> dict:
     return _snapshot(registration)
+
+
+def promote_from_waiting_list(*, event: Event, actor: Actor, now) -> Registration | None:
+    """The first in line gets a freed place; for a service holding the event's lock (services.guardian_release)."""
+    return _promote_from_waiting_list(event=event, actor=actor, now=now)
 
 
 def _identity(player: Player) -> dict:

@@ -16,6 +16,7 @@ from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_http_methods, require_POST, require_safe
 
 from ..forms.desk import CorrectionForm, DeskActionForm, DeskSearchForm, LatePlacesForm, WalkInForm
+from ..forms.guardian import GuardianSignedForm
 from ..models import Registration
 from ..notice import notice_for
 from ..permissions import DESK
@@ -31,6 +32,7 @@ from ..services.desk_search import (
     search_festival,
     search_registrations,
 )
+from ..services.guardian import record_paper_agreement
 from ..services.identity import mark_possible_duplicates
 from ..services.late_places import give_late_places, late_places, waiting_line
 from ..services.queued_checkin import ALREADY, KEY_SHAPE, check_in_queued
@@ -151,6 +153,28 @@ def checkin(request, event, registration):
 @desk_view
 def undo(request, event, registration):
     return _tap(request, event, registration, undo_check_in, _("Check-in of %(name)s undone."))
+
+
+@require_POST
+@desk_view
+def guardian_signed(request, event, registration):
+    """A child waiting for the guardian: the desk ticks that the guardian signed the paper consent form. With a
+    place, the child is checked in with it; on the waiting list, the agreement alone is recorded."""
+    form = GuardianSignedForm(request.POST)
+    with_place = Registration.objects.filter(pk=registration, event=event,
+                                             status=Registration.Status.REGISTERED).exists()
+
+    def service(*, registration, actor):
+        if not form.is_valid():
+            raise ServiceError(" ".join(form.errors.get("signed", [])) or _("Nothing was changed."),
+                               code="not_ticked")
+        if with_place:
+            return check_in(registration=registration, actor=actor, guardian_signed=True)
+        return record_paper_agreement(registration=registration, actor=actor)
+
+    done = (_("%(name)s is checked in; the guardian's paper form is recorded.") if with_place
+            else _("The guardian's paper form for %(name)s is recorded."))
+    return _tap(request, event, registration, service, done)
 
 
 @require_POST
@@ -289,6 +313,8 @@ urlpatterns = [
     path("<slug:festival>/<slug:event>/missing/", missing, name="desk-missing"),
     path("<slug:festival>/<slug:event>/r/<int:registration>/checkin/", checkin, name="desk-checkin"),
     path("<slug:festival>/<slug:event>/r/<int:registration>/undo/", undo, name="desk-undo"),
+    path("<slug:festival>/<slug:event>/r/<int:registration>/guardian-signed/", guardian_signed,
+         name="desk-guardian-signed"),
     path("<slug:festival>/<slug:event>/r/<int:registration>/checkin/queued/", checkin_queued,
          name="desk-checkin-queued"),
     path("<slug:festival>/<slug:event>/walk-in/", walk_in_view, name="desk-walk-in"),

@@ -11,7 +11,7 @@ from django.shortcuts import redirect, render
 from django.urls import path, register_converter, reverse
 from django.utils import timezone
 from django.utils.translation import gettext as _
-from django.views.decorators.http import require_GET, require_http_methods
+from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
 from ..forms.manage import (
     RESERVED_EVENT_SLUGS,
@@ -25,6 +25,7 @@ from ..models import AuditEntry, Event, Registration
 from ..permissions import ORGANISER
 from ..services import ServiceError
 from ..services import checkin as checkin_service
+from ..services import guardian as guardian_service
 from ..services import late_places as late_service
 from ..services import registration as registration_service
 from ..services.audit import Actor
@@ -53,6 +54,7 @@ def _counts(prefix: str = "") -> dict:
         "checked_in_count": Count(
             field, filter=status(S.REGISTERED) & Q(**{f"{prefix}checked_in_at__isnull": False})
         ),
+        "guardian_waiting_count": Count(field, filter=guardian_service.waiting_q(prefix)),
     }
 
 
@@ -294,6 +296,22 @@ def withdraw(request, event):
     return render(request, "tournament/manage/withdraw.html", context)
 
 
+@require_POST
+@organiser_view
+def resend_guardian_link(request, event):
+    """A new link to a child's guardian, who has not agreed yet (the old link stops working)."""
+    pick = RegistrationPickForm(request.POST, event=event)
+    if not pick.is_valid():
+        messages.error(request, form_errors(pick))
+        return redirect(_event_url(event) + "#registrations")
+    chosen = pick.cleaned_data["registration"]
+    return run_service(
+        request, lambda: guardian_service.resend_link(registration=chosen, actor=Actor.of(request)),
+        done=_("A new link is on its way to the guardian of %(name)s; the old one no longer works.")
+        % {"name": chosen.player.name},
+        then=_event_url(event) + "#registrations")
+
+
 class EventSlugConverter:
     """An event slug that is not one of the words the import/export pages use under manage/<festival>/.
 
@@ -321,4 +339,5 @@ urlpatterns = [
     path("<slug:festival>/<event_slug:event>/numbers/", assign_numbers, name="manage-numbers"),
     path("<slug:festival>/<event_slug:event>/late-places/", open_late_places, name="manage-late-places"),
     path("<slug:festival>/<event_slug:event>/withdraw/", withdraw, name="manage-withdraw"),
+    path("<slug:festival>/<event_slug:event>/guardian-link/", resend_guardian_link, name="manage-guardian-link"),
 ]

@@ -59,7 +59,7 @@ def _desk_urls(festival, registration, next_url: str) -> dict:
     """The desk's check-in / undo URLs for this registration."""
     kwargs = {"festival": festival.slug, "event": registration.event.slug, "registration": registration.pk}
     return {"checkin": reverse("desk-checkin", kwargs=kwargs), "undo": reverse("desk-undo", kwargs=kwargs),
-            "next": next_url}
+            "guardian_signed": reverse("desk-guardian-signed", kwargs=kwargs), "next": next_url}
 
 
 @never_cache

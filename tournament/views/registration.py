@@ -4,12 +4,15 @@ from django.conf import settings
 from django.contrib import messages
 from django.shortcuts import redirect, render
 from django.urls import path
+from django.utils import timezone
+from django.utils.formats import date_format
 from django.utils.translation import gettext as _
 from django_ratelimit.decorators import ratelimit
 
 from ..forms.registration import PublicRegistrationForm
 from ..models import Registration
 from ..notice import notice_for
+from ..services import guardian
 from ..services.audit import Actor
 from ..services.errors import ServiceError
 from ..services.registration import register, waiting_position
@@ -31,11 +34,32 @@ def remember_player_token(request, token: str) -> None:
 
 def outcome_message(registration: Registration) -> str:
     if registration.status == Registration.Status.WAITLISTED:
-        return _("The event is full, so you are on the waiting list at position %(position)s. "
-                 "If a place frees up before the withdrawal deadline, you move up automatically.") % {
+        outcome = _("The event is full, so you are on the waiting list at position %(position)s. "
+                    "If a place frees up before the withdrawal deadline, you move up automatically.") % {
             "position": waiting_position(registration)
         }
-    return _("You are registered.")
+    else:
+        outcome = _("You are registered.")
+    return " ".join(part for part in (outcome, guardian_outcome(registration)) if part)
+
+
+def guardian_outcome(registration: Registration) -> str:
+    """What a child registered online is told about their guardian's agreement (services.guardian)."""
+    if not registration.waits_for_guardian:
+        return ""
+    player = registration.player
+    if not guardian.by_email(player.guardian_contact):
+        return _("Your parent or guardian agrees on paper at the desk on the day: come together, before check-in "
+                 "closes.")
+    sent = _("Your parent or guardian must agree too: we sent a link to %(contact)s.") % {
+        "contact": player.masked_guardian_contact}
+    until = registration.guardian_held_until
+    if until is None:
+        return sent
+    tzinfo = registration.event.festival.tzinfo
+    return sent + " " + _("Your place is held until %(until)s; if they have not agreed by then, it goes to the next "
+                          "player on the waiting list.") % {
+        "until": date_format(timezone.localtime(until, tzinfo), "DATETIME_FORMAT")}
 
 
 @ratelimit(key="ip", rate=settings.REGISTRATION_RATE, method="POST", block=True)

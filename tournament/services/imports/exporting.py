@@ -43,6 +43,8 @@ def registrations_dataset(*, festival, event: Event | None = None) -> tablib.Dat
             registration.consent_notice_version or "", _local(registration.consented_at, tzinfo),
             str(registration.get_consent_by_display()) if registration.consent_by else "",
             str(registration.get_consent_how_display()) if registration.consent_how else "",
+            str(registration.get_guardian_check_display()) if registration.guardian_check else "",
+            _local(registration.guardian_checked_at, tzinfo), registration.guardian_checked_name,
         ]
         dataset.append([neutralise(value) for value in row])
     return dataset

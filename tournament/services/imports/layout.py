@@ -17,7 +17,8 @@ IMPORT_COLUMNS = ("event", "name", "contact", "birth_year", "affiliation", "rank
                   "guardian_contact")
 # The consent columns show what each registration agreed to (services.consent); an import declares its own.
 EXPORT_COLUMNS = IMPORT_COLUMNS + ("status", "number", "checked_in_at", "registered_at", "consent_notice_version",
-                                   "consented_at", "consent_by", "consent_how")
+                                   "consented_at", "consent_by", "consent_how", "guardian_check",
+                                   "guardian_checked_at", "guardian_checked_name")
 
 COLUMN_LABELS = {
     "event": gettext_lazy("Event"),
@@ -36,6 +37,10 @@ COLUMN_LABELS = {
     "consented_at": gettext_lazy("Agreed at"),
     "consent_by": gettext_lazy("Agreed by"),
     "consent_how": gettext_lazy("How agreed"),
+    # A child's guardian's agreement, as the organiser checked it (services.guardian).
+    "guardian_check": gettext_lazy("Guardian's agreement checked"),
+    "guardian_checked_at": gettext_lazy("Guardian agreed at"),
+    "guardian_checked_name": gettext_lazy("Guardian who agreed"),
 }
 
 

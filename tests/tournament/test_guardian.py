@@ -22,11 +22,12 @@ from tournament.models import AuditEntry, Registration
 from tournament.permissions import DESK
 from tournament.services import ServiceError, guardian
 from tournament.services.audit import Actor
-from tournament.services.checkin import check_in, walk_in
+from tournament.services.checkin import check_in
 from tournament.services.consent import Consent
 from tournament.services.guardian_release import release_expired_holds
 from tournament.services.imports import exporting
 from tournament.services.queued_checkin import check_in_queued
+from tournament.services.walk_in import walk_in
 from tournament.services.registration import (
     PlayerDetails,
     register,

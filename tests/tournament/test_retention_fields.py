@@ -15,7 +15,7 @@ from django.db import models
 from scoring.models import ScoreSheet
 from scoring.simulation import simulate
 from tests.factories import make_staff
-from tournament.models import AuditEntry, ConductRecord, PendingImport, Player
+from tournament.models import AuditEntry, ConductRecord, PendingImport, Player, Registration
 from tournament.services.audit import Actor, record
 from tournament.services.erasure import ERASED_TEXT, PERSONAL_FIELDS, erase_festival, erasure_due
 from tournament.typed_contacts import without_contacts
@@ -53,6 +53,10 @@ CLASSIFICATION = {
         "consent_notice_version": KEPT + "it is the proof of consent: which notice, when, by whom, how",
         "consented_at": KEPT + "it is the proof of consent", "consent_by": KEPT + "it is the proof of consent",
         "consent_how": KEPT + "it is the proof of consent",
+        "guardian_check": KEPT + "it is the proof that the guardian's agreement was checked, and how",
+        "guardian_checked_at": KEPT + "it is the proof that the guardian's agreement was checked",
+        "guardian_checked_name": ERASED, "guardian_token_hash": ERASED, "guardian_previous_token_hash": ERASED,
+        "guardian_language": WRITTEN_BY_APP, "guardian_link_sent_at": WHEN, "guardian_held_until": WHEN,
     },
     "tournament.ConductRecord": {
         "id": ROW, "event": ROW, "registration": ROW, "stage": ROW, "kind": PLAY, "game": PLAY,
@@ -79,7 +83,7 @@ CLASSIFICATION = {
         "id": ROW, "slug": ORGANISERS_TEXT, "name": ORGANISERS_TEXT, "venue": ORGANISERS_TEXT,
         "contact": KEPT + "it is the organisers' own contact, shown to players on purpose",
         "privacy_notice": ORGANISERS_TEXT, "starts_on": SETTING, "ends_on": SETTING, "languages": SETTING,
-        "timezone": SETTING, "privacy_notice_version": SETTING, "guardian_age": SETTING, "retention_days": SETTING,
+        "timezone": SETTING, "guardian_hold_days": SETTING, "privacy_notice_version": SETTING, "guardian_age": SETTING, "retention_days": SETTING,
         "personal_data_erased_at": WHEN, "created_at": WHEN,
     },
     "tournament.Event": {
@@ -203,6 +207,9 @@ def written():
     record(actor=Actor(user=chief), action="conduct.warning", target=conduct, event=event, reason=_note())
     sheet = ScoreSheet.objects.filter(stage__event=event).first()
     ScoreSheet.objects.filter(pk=sheet.pk).update(reason=_note())
+    # A guardian agreed from the e-mailed link: the typed name and the link's hashes go with the guardian.
+    Registration.objects.filter(pk=registration.pk).update(
+        guardian_checked_name="김보호", guardian_token_hash="a" * 64, guardian_previous_token_hash="b" * 64)
     PendingImport.objects.create(key="p" * 20, festival=festival, uploaded_by=chief, file_name="late.csv",
                                  rows=[[2, event.slug, "Late", "late@example.org", "1990", "", ""]])
     registered = [value for player in Player.objects.filter(festival=festival)
@@ -248,6 +255,7 @@ def test_after_retention_erased_fields_are_empty_and_scrubbed_ones_hold_no_conta
 
 ROWS_OF = {
     "tournament.Player": lambda festival: Player.objects.filter(festival=festival),
+    "tournament.Registration": lambda festival: Registration.objects.filter(event__festival=festival),
     "tournament.ConductRecord": lambda festival: ConductRecord.objects.filter(event__festival=festival),
     "tournament.AuditEntry": lambda festival: AuditEntry.objects.filter(festival=festival),
     "tournament.PendingImport": lambda festival: PendingImport.objects.filter(festival=festival),

@@ -27,7 +27,6 @@ from tournament.services.consent import Consent
 from tournament.services.guardian_release import release_expired_holds
 from tournament.services.imports import exporting
 from tournament.services.queued_checkin import check_in_queued
-from tournament.services.walk_in import walk_in
 from tournament.services.registration import (
     PlayerDetails,
     register,
@@ -35,6 +34,7 @@ from tournament.services.registration import (
     waiting_position,
     withdraw,
 )
+from tournament.services.walk_in import walk_in
 
 pytestmark = pytest.mark.django_db
 

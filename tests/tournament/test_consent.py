@@ -82,8 +82,9 @@ def test_the_notice_is_shown_before_the_form_with_an_unticked_agreement(client):
 
 
 @pytest.mark.parametrize(("language", "headings"), [
-    ("ko", ("수집·이용 목적", "수집 항목", "보유 및 이용 기간", "동의를 거부할 권리")),
-    ("zh-hant", ("收集目的", "資料轉移", "查閱及更正資料的權利")),
+    ("ko", ("개인정보처리자", "수집·이용 목적", "수집 항목", "보유 및 이용 기간", "동의를 거부할 권리", "만 14세 미만")),
+    # The PDPO says 改正 (改正資料要求) and 自願提供 for what one may leave out.
+    ("zh-hant", ("收集目的", "資料轉移", "查閱及改正資料的權利", "自願提供")),
 ])
 def test_the_default_notice_speaks_each_law_s_language(client, language, headings):
     event = open_event()

@@ -24,6 +24,7 @@ def test_organiser_creates_a_festival_an_event_and_edits_its_schedule(page, serv
     shot(page, "festival-form-refused")
     page.locator("#id_ends_on").fill("")
     page.locator("#id_venue").fill("월석아트홀")
+    page.locator("#id_contact").fill("kodkod@example.kr")
     page.get_by_role("button", name="Create the festival").click()
     festival = Festival.objects.get()
     assert StaffRole.objects.filter(festival=festival, user=user, role="organiser").exists()

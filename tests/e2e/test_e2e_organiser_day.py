@@ -139,6 +139,7 @@ def create_festival_and_event(server, organiser, shot) -> Event:
     organiser.locator("#id_name").fill("2030 부산 보드게임페스티벌")
     organiser.locator("#id_starts_on").fill(now.date().isoformat())
     organiser.locator("#id_venue").fill("벡스코")
+    organiser.locator("#id_contact").fill("kodkod@example.kr")
     organiser.locator("#id_timezone").select_option(zone)
     organiser.get_by_role("button", name="Create the festival").click()
     expect(notice(organiser, "success")).to_contain_text("you are its organiser")

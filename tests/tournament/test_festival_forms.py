@@ -492,3 +492,24 @@ def test_an_event_already_outside_the_festivals_days_does_not_block_other_edits(
                                  edit_data(stray, name="Stray 2")).status_code == 302
     stray.refresh_from_db()
     assert stray.name == "Stray 2"
+
+
+@pytest.mark.parametrize("zone, age", [("Asia/Hong_Kong", 18), ("Asia/Seoul", 14)])
+def test_a_new_festival_s_guardian_age_follows_its_country_when_left_empty(client, zone, age):
+    """Hong Kong schools ask a parent for every pupil; Korea's law says 14 (PIPA art. 22-2)."""
+    client.force_login(creator())
+    client.post(reverse("manage-festival-new"), festival_data(timezone=zone))
+    assert Festival.objects.get().guardian_age == age
+    client.post(reverse("manage-festival-new"), festival_data(name="Chosen", slug="chosen", timezone=zone,
+                                                             guardian_age="16"))
+    assert Festival.objects.get(slug="chosen").guardian_age == 16
+
+
+def test_the_standard_notice_needs_someone_to_answer_requests_after_the_day(client):
+    """Without a contact the standard notice could name nobody for access and correction requests."""
+    client.force_login(creator())
+    response = client.post(reverse("manage-festival-new"), festival_data(contact=""))
+    assert response.status_code == 200 and not Festival.objects.exists()
+    assert "give a contact" in text(response)
+    client.post(reverse("manage-festival-new"), festival_data(contact="", privacy_notice="우리 안내문"))
+    assert Festival.objects.get().privacy_notice == "우리 안내문"

@@ -36,7 +36,7 @@ def build(*, anchor: dt.datetime, now: dt.datetime, actor: Actor, desk_user=None
         lookup={"slug": SLUG},
         fields={
             "name": "2015-2016 年度魔力橋數字牌遊戲大賽", "venue": "保良局錦泰小學 四樓禮堂",
-            "contact": "", "timezone": "Asia/Hong_Kong", "languages": ["zh-hant", "en"],
+            "contact": "enquiry@hk-rummikub.example", "timezone": "Asia/Hong_Kong", "languages": ["zh-hant", "en"],
             "starts_on": start.date(), "ends_on": (start + 90 * M).date(),
         },
     )

@@ -101,9 +101,10 @@ class FestivalForm(forms.Form):
                     "new version, kept with each consent."),
     )
     guardian_age = forms.IntegerField(
-        label=_("Guardian's consent below the age of"), min_value=1, max_value=25, initial=14, required=False,
+        label=_("Guardian's consent below the age of"), min_value=1, max_value=25, required=False,
         help_text=_("Players who may be younger than this on the first day register with a parent's or "
-                    "guardian's consent (Korea: 14)."),
+                    "guardian's consent. Left empty: 14 in Korea (the law's age), 18 in Hong Kong (schools ask a "
+                    "parent for every pupil)."),
     )
     retention_days = forms.IntegerField(
         label=_("Keep contacts and birth years for (days after the last event)"), min_value=0,
@@ -145,6 +146,11 @@ class FestivalForm(forms.Form):
             data["ends_on"] = last = first
         if first and last and last < first:
             self.add_error("ends_on", _("The last day cannot be before the first day."))
+        if not data.get("privacy_notice") and not data.get("contact") and "contact" not in self.errors:
+            # The standard notice names who answers requests to see, correct or erase data after the day.
+            self.add_error("contact", _("The standard collection notice names who answers requests to see, correct "
+                                        "or erase personal data after the festival: give a contact (an e-mail "
+                                        "address or a phone number), or write your own notice below."))
         if not data.get("slug") and data.get("name") and first:
             mine = self.festival.pk if self.festival else None
             data["slug"] = free_slug(data["name"], f"festival-{first.year}",
@@ -155,8 +161,18 @@ class FestivalForm(forms.Form):
         values = {name: self.cleaned_data[name] for name in self.base_fields}
         for name in ("guardian_age", "retention_days", "guardian_hold_days"):
             if values[name] is None:  # left empty: as it was (a new festival: the default)
-                values[name] = getattr(self.festival, name) if self.festival else Festival._meta.get_field(name).default
+                values[name] = getattr(self.festival, name) if self.festival else default_of(name, values["timezone"])
         return values
+
+
+# A Hong Kong school competition asks a parent for every pupil: its guardian age is 18 unless the organiser says.
+GUARDIAN_AGE_BY_ZONE = {"Asia/Hong_Kong": 18}
+
+
+def default_of(name: str, zone: str):
+    if name == "guardian_age" and zone in GUARDIAN_AGE_BY_ZONE:
+        return GUARDIAN_AGE_BY_ZONE[zone]
+    return Festival._meta.get_field(name).default
 
 
 # --- events ------------------------------------------------------------------------------------------------

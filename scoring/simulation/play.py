@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import datetime as dt
 import random
+import zoneinfo
 
 from django.contrib.auth.models import User
 from django.db import transaction
@@ -63,8 +64,15 @@ def _unique_slug(queryset, base: str) -> str:
     return slug
 
 
+# A simulated event runs from START for four hours, and is over when simulate() returns: it is played on the
+# last day whose event has ended by now in the festival's own zone (before 14:30 there, that is yesterday).
+START = dt.time(10, 30)
+OVER_BY = dt.time(14, 30)
+
+
 def _festival(fmt: str, players: int, seed: int) -> Festival:
-    today = timezone.localdate()
+    here = timezone.localtime(timezone=zoneinfo.ZoneInfo(TIME_ZONES[fmt]))
+    today = here.date() if here.time() >= OVER_BY else here.date() - dt.timedelta(days=1)
     base = slugify(f"simulation-{fmt}-{players}-seed-{seed}")[:50]
     return Festival.objects.create(
         slug=_unique_slug(Festival.objects.all(), base), name=f"Simulation ({fmt}, {players} players, seed {seed})",
@@ -76,7 +84,7 @@ def _event(festival: Festival, fmt: str, players: int, seed: int, name: str | No
            game: str = Event.Game.CLASSIC) -> Event:
     # After the festival's other events, so a player reused from one of them is never in two at once (R9).
     tz = festival.tzinfo
-    start = dt.datetime.combine(festival.starts_on, dt.time(10, 30), tzinfo=tz)
+    start = dt.datetime.combine(festival.starts_on, START, tzinfo=tz)
     latest = festival.events.order_by("-ends_at").values_list("ends_at", flat=True).first()
     if latest is not None and latest > start:
         start = latest

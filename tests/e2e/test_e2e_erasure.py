@@ -24,17 +24,18 @@ def test_a_player_downloads_and_erases_their_data_in_korean(phone, server, shot)
     assert data["player"]["contact"] == "010-2345-6789" and data["player"]["guardian_name"] == "김보호"
     assert data["registrations"][0]["event"] == event.slug
 
-    page.get_by_role("link", name="내 개인정보 파기").click()
+    # The person's own request is 삭제 (PIPA art. 36); 파기 is the end of the retention period (art. 21).
+    page.get_by_role("link", name="내 개인정보 삭제").click()
     expect(page.locator("main")).to_contain_text("어린이부")  # the event it withdraws from
     shot(page, "confirm")
     assert page.evaluate("document.documentElement.scrollWidth") <= 360
-    page.get_by_role("button", name="내 개인정보 파기").click()  # not ticked: nothing changes
+    page.get_by_role("button", name="내 개인정보 삭제").click()  # not ticked: nothing changes
     expect(page.locator(".alert-danger, .alert-error").first).to_contain_text("변경된 내용은 없습니다")
     assert Player.objects.get(pk=player.pk).contact == "010-2345-6789"
 
-    page.get_by_label("네, 내 개인정보를 파기합니다").check()
-    page.get_by_role("button", name="내 개인정보 파기").click()
-    expect(page.locator(".alert-success")).to_contain_text("파기되었습니다")
+    page.get_by_label("네, 내 개인정보를 삭제합니다").check()
+    page.get_by_role("button", name="내 개인정보 삭제").click()
+    expect(page.locator(".alert-success")).to_contain_text("삭제되었습니다")
     expect(page.locator("[data-erased]")).to_be_visible()
     shot(page, "erased")
     assert page.evaluate("document.documentElement.scrollWidth") <= 360

@@ -513,3 +513,12 @@ def test_the_standard_notice_needs_someone_to_answer_requests_after_the_day(clie
     assert "give a contact" in text(response)
     client.post(reverse("manage-festival-new"), festival_data(contact="", privacy_notice="우리 안내문"))
     assert Festival.objects.get().privacy_notice == "우리 안내문"
+
+
+@pytest.mark.parametrize("guardian_age, names", [(18, "masked"), (14, "full")])
+def test_where_every_pupil_needs_a_guardian_a_new_event_masks_names(organiser_client, festival, guardian_age, names):
+    """A Hong Kong school competition (guardian's consent for every pupil under 18) shows children's names
+    masked on public pages unless the organiser chooses otherwise."""
+    Festival.objects.filter(pk=festival.pk).update(guardian_age=guardian_age)
+    form = organiser_client.get(new_event_url(festival), {"preset": "hk"}).context["form"]
+    assert form.initial["public_names"] == names

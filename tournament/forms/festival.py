@@ -166,7 +166,8 @@ class FestivalForm(forms.Form):
 
 
 # A Hong Kong school competition asks a parent for every pupil: its guardian age is 18 unless the organiser says.
-GUARDIAN_AGE_BY_ZONE = {"Asia/Hong_Kong": 18}
+ADULT = 18
+GUARDIAN_AGE_BY_ZONE = {"Asia/Hong_Kong": ADULT}
 
 
 def default_of(name: str, zone: str):
@@ -265,6 +266,10 @@ class EventForm(forms.Form):
     def initial_for_preset(cls, key: str, festival: Festival, now=None) -> dict:
         preset = PRESETS[key]
         values = event_values(preset, day=festival.starts_on, tz=festival.tzinfo, now=now or timezone.now())
+        if festival.guardian_age >= ADULT:
+            # Every pupil registers with a guardian's consent (a Hong Kong school competition): children's
+            # names are masked on public pages unless the organiser chooses otherwise.
+            values["public_names"] = Event.PublicNames.MASKED
         name = str(preset.name)
         slug = free_slug("", preset.slug, lambda slug: event_slug_taken(festival, slug))
         return {"preset": key, "name": name, "slug": slug, "expected_players": values["capacity"],

@@ -239,6 +239,8 @@ def check_in_players(day):
     desk.locator("#desk-q").fill("하늘")
     row = desk.locator("#desk-results li", has_text=KID)
     expect(row).to_have_count(1)
+    # The child's guardian gave a phone number only: the guardian signs the paper form here (PIPA art. 22-2).
+    row.get_by_label(in_language("ko", "The parent or guardian signed the paper consent form")).check()
     row.get_by_role("button", name=check_in).click()
     expect(desk.locator("#desk-results li", has_text=KID).locator(".badge.text-bg-success")).to_be_visible()
     expect(desk.locator('[data-count="checked-in"]')).to_have_text("1")

@@ -182,7 +182,7 @@ def test_desk_confirms_a_walk_in_with_a_stored_name_and_contact_in_korean(event,
     page.locator("#id_contact").fill("YUNA@example.kr")
     page.locator("#id_birth_year").fill("1985")
     page.locator("#id_agree").check()
-    page.get_by_role("button", name="접수하고 참가 확인").click()
+    page.get_by_role("button", name="신청하고 참가 확인").click()
 
     matches = page.locator("#walk-in-matches")
     expect(matches).to_contain_text("이 이름의 참가자가 이미 있습니다")
@@ -194,7 +194,7 @@ def test_desk_confirms_a_walk_in_with_a_stored_name_and_contact_in_korean(event,
     assert width <= 360, f"the walk-in choice is {width} px wide on a 360 px phone"
     assert not Registration.objects.filter(event=event, player=yuna).exists()
 
-    matches.get_by_role("button", name="접수하고 참가 확인").click()
+    matches.get_by_role("button", name="신청하고 참가 확인").click()
     expect(page.locator("#personal-link")).to_have_attribute("href", f"{server.root}/p/{yuna.token}/")
     shot(page, "walk-in-confirmed-her-link-ko")
     assert Registration.objects.get(event=event, player=yuna).checked_in_at is not None

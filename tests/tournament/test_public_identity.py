@@ -14,10 +14,9 @@ from tests.factories import make_festival, make_player, make_registration, make_
 from tournament.models import Player, Registration
 from tournament.permissions import DESK, ORGANISER
 from tournament.services.audit import Actor
-from tournament.services.checkin import walk_in
 from tournament.services.consent import Consent
-from tournament.services.errors import ServiceError
 from tournament.services.registration import PlayerDetails
+from tournament.services.walk_in import PersonChoice, walk_in
 from tournament.views.registration import PLAYER_TOKENS_SESSION_KEY
 
 pytestmark = pytest.mark.django_db
@@ -145,23 +144,18 @@ def test_the_organiser_s_list_costs_the_same_queries_with_one_or_many_duplicates
 # --- staff ways in: they match, and never change the stored person --------------------------------------
 
 
-def test_a_walk_in_with_the_same_name_and_contact_is_the_stored_person_unchanged(adult):
+def test_a_walk_in_the_desk_says_is_the_stored_person_enters_them_unchanged(adult):
+    """The desk chooses the stored person (services.walk_in): the typed details never change them."""
     player, event = adult["player"], adult["next_day"]
     desk = Actor(user=make_staff(adult["festival"], DESK))
     event.walk_ins = True
     event.checkin_override = event.CheckinOverride.OPEN
     event.save()
-    same = PlayerDetails(name="김 민준", contact="+82 10 4444 5555", birth_year=1990)
-
-    registration = walk_in(event=event, details=same, actor=desk, consent=Consent(by="player", how="paper"))
-    assert registration.player_id == player.pk
-
-    made_up = PlayerDetails(name="김민준", contact="01044445555", birth_year=2020, guardian_name="Made Up",
+    made_up = PlayerDetails(name="김 민준", contact="+82 10 4444 5555", birth_year=2020, guardian_name="Made Up",
                             guardian_contact="made-up@example.org")
-    with pytest.raises(ServiceError) as refused:
-        walk_in(event=open_event(adult["festival"], days_ahead=12, walk_ins=True, checkin_override="open"),
-                details=made_up, actor=desk, consent=Consent(by="guardian", how="paper"))
-    assert refused.value.code == "details_differ" and f"#{player.pk}" in refused.value.message
+    registration = walk_in(event=event, details=made_up, actor=desk, consent=Consent(by="guardian", how="paper"),
+                           choice=PersonChoice(player_id=player.pk, seen=frozenset({player.pk})))
+    assert registration.player_id == player.pk
     player.refresh_from_db()
     assert (player.birth_year, player.guardian_name, player.guardian_contact) == (1990, "", "")
 

@@ -202,3 +202,11 @@ def test_choosing_a_player_already_in_the_event_is_refused_as_a_second_entry(eve
         walk_in(event=event, details=child(event.festival), actor=desk, consent=PAPER_BY_PLAYER,
                 choice=PersonChoice(player_id=adult.pk, seen=frozenset({adult.pk})))
     assert refusal.value.code == "duplicate" and counts() == before
+
+
+def test_a_phone_number_typed_another_way_is_still_the_same_contact(event):
+    """At a Korean festival 010-… and +82 10 … are one number, as the stored keys read them."""
+    stored = make_player(event.festival, name="정하은", contact="010-4444-5555", birth_year=1990)
+    details = PlayerDetails(name="정하은", contact="+82 10 4444 5555", birth_year=1990)
+    [match] = walk_in_matches(event=event, details=details)
+    assert match.player == stored and match.same_contact and "contact" not in match.differences

@@ -57,13 +57,13 @@ def _namesakes(event: Event, name: str):
                                  personal_data_erased_at__isnull=True).order_by("id")
 
 
-def _differences(player: Player, details: PlayerDetails) -> tuple[str, ...]:
+def _differences(player: Player, details: PlayerDetails, region: str | None) -> tuple[str, ...]:
     differs = {
         "birth_year": player.birth_year != details.birth_year,
         "affiliation": name_key(player.affiliation) != name_key(details.affiliation),
-        "contact": contact_key(player.contact) != contact_key(details.contact),
-        "guardian": (name_key(player.guardian_name), contact_key(player.guardian_contact))
-        != (name_key(details.guardian_name), contact_key(details.guardian_contact)),
+        "contact": contact_key(player.contact, region) != contact_key(details.contact, region),
+        "guardian": (name_key(player.guardian_name), contact_key(player.guardian_contact, region))
+        != (name_key(details.guardian_name), contact_key(details.guardian_contact, region)),
     }
     return tuple(field for field in COMPARED if differs[field])
 
@@ -79,9 +79,11 @@ def walk_in_matches(*, event: Event, details: PlayerDetails) -> list[WalkInMatch
             .order_by("event__starts_at", "event__name").values_list("player_id", "event__name"))
     for player_id, event_name in rows:
         entered[player_id].append(event_name)
-    typed = contact_key(details.contact)
+    # Phone numbers are read in the festival's country, as the stored keys were (010-… is +8210… in Korea).
+    region = event.festival.phone_region
+    typed = contact_key(details.contact, region)
     matches = [WalkInMatch(player=p, events=entered[p.pk], same_contact=bool(typed) and p.contact_key == typed,
-                           differences=_differences(p, details)) for p in players]
+                           differences=_differences(p, details, region)) for p in players]
     return sorted(matches, key=lambda match: not match.same_contact)
 
 

@@ -24,7 +24,7 @@ pytestmark = pytest.mark.django_db
 
 # Columns the app fills with its own codes, or that the rules engine parses (tiles, words: checked on input).
 NOT_FREE_TEXT = {"action", "target_type", "algorithm_version", "idempotency_key", "tiles", "words", "password", "email",
-                 "codename"}
+                 "codename", "guardian_language"}
 PUBLIC_PREFIXES = ("/f/", "/p/", "/t/", "/api/", "/season/")
 
 
@@ -51,7 +51,8 @@ def plant_hostile_text() -> list[str]:
         labels.append(label)
         for obj in model.objects.all():
             value = f"{hostile(label)}{obj.pk}"  # unique per row: names and contacts identify players
-            setattr(obj, field.attname, value[: field.max_length] if field.max_length else value)
+            value = value[: field.max_length] if field.max_length else value  # PostgreSQL refuses longer text
+            setattr(obj, field.attname, value)
             obj.save() if model is Player else model.objects.filter(pk=obj.pk).update(**{field.attname: value})
     # Structured text the pages show: an unknown audit action and detail, accepted warnings' messages.
     AuditEntry.objects.update(action=hostile("audit-action"), after={"override": hostile("audit-after")})

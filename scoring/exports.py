@@ -86,6 +86,7 @@ def _festival(festival: Festival) -> dict:
         "slug": festival.slug, "name": festival.name, "venue": festival.venue,
         "starts_on": festival.starts_on.isoformat(), "ends_on": festival.ends_on.isoformat(),
         "contact": festival.contact, "languages": as_text(festival.languages), "timezone": festival.timezone,
+        "ranking_recipient": festival.ranking_recipient, "ranking_recipient_keeps": festival.ranking_recipient_keeps,
     }
 
 
@@ -275,7 +276,7 @@ def event_export(event: Event) -> dict:
                 "id": r.pk, "number": r.number, "name": r.player.name, "affiliation": r.player.affiliation,
                 "birth_year": r.player.birth_year, "status": player_status(r, left),
                 "registration_status": r.status, "checked_in": r.checked_in_at is not None,
-                "ranking_id": r.player.ranking_id,
+                "ranking_id": r.player.ranking_id, "results_to_ranking": r.player.results_to_ranking,
                 "contact": r.player.contact, "registered_at": _iso(r.created_at), "queued_at": _iso(r.queued_at),
                 # After an erasure: no contact nor birth year, and R9's under 15 as stored then.
                 "personal_data_erased_at": _iso(r.player.personal_data_erased_at), "under_age": r.under_age,

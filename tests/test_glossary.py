@@ -71,7 +71,8 @@ TERMS = [
     Term("move up a table", r"^(?=.*\btable).*\bmov(e|es|ed|ing) up\b", {"ko": "이동", "zh_Hant": "調"},
          {"zh_Hant": ("升上",)}, unless=r"\(Hong Kong 2016\)"),
     Term("withdraw (registration) / forfeit / disqualify",
-         r"^(?!.*(during the event|forfeit)).*\bwithdr(aw|aws|awn|ew|awal)\b", {"zh_Hant": "取消"},
+         # Withdrawing an agreement (to give results to a ranking body) is 撤回, not a registration's 取消.
+         r"^(?!.*(during the event|forfeit|agree)).*\bwithdr(aw|aws|awn|ew|awal)\b", {"zh_Hant": "取消"},
          {"zh_Hant": ("退賽", "退出")}),
     Term("festival / event", r"\bfestivals?\b", {"ko": "대회", "zh_Hant": "大賽"}, {"zh_Hant": ("活動",)}),
     Term("festival / event", r"^(?!.*festival).*\bevents?\b", {}, {"zh_Hant": ("賽事", "活動")}),

@@ -136,6 +136,8 @@ class _Importer:
             contact=data.get("contact", "text"),
             languages=_list_setting(data, Festival._meta.get_field("languages"), "festival"),
             timezone=data.get("timezone", "text"),
+            ranking_recipient=data.get("ranking_recipient", "text", default=""),
+            ranking_recipient_keeps=data.get("ranking_recipient_keeps", "text", default=""),
         )
         _valid(festival, "festival")
         festival.save()
@@ -202,6 +204,7 @@ class _Importer:
             person.name_key = name_key(person.name)
             person.contact_key = contact_key(person.contact, festival.phone_region)
             person.personal_data_erased_at = erased_at(node)
+            person.results_to_ranking = node.get("results_to_ranking", "bool", null=True, default=None)
             erased = person.personal_data_erased_at is not None
             if erased:  # one person per erased player of the file
                 person.contact_key = erased_contact_key(f"{event.slug}-{player_id}")

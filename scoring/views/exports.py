@@ -10,8 +10,10 @@
 import hashlib
 import json
 
+from django.contrib import messages
 from django.db.models import Count
 from django.http import Http404, HttpResponse, HttpResponseNotModified
+from django.shortcuts import redirect
 from django.urls import path, reverse
 from django.utils.http import content_disposition_header, parse_etags
 from django.views.decorators.http import require_safe
@@ -20,11 +22,13 @@ from tournament.models import Event, Registration, Stage
 from tournament.permissions import ORGANISER
 from tournament.public_names import public_affiliation, public_name
 from tournament.services import seating
+from tournament.services.errors import ServiceError
 from tournament.views.helpers import get_event, staff_view
 from tournament.visibility import visibility
 
 from .. import exports
 from ..models import ScoreSheet, SheetSeat
+from ..ranking_file import ranking_file
 from ..services.conduct import departures
 from ..standings import criteria_for, event_standings, running_ranks
 
@@ -66,6 +70,20 @@ def export_standings(request, event, fmt):
 @organiser_view
 def export_results(request, event, fmt):
     return _table_download(event, fmt, "results")
+
+
+@require_safe
+@organiser_view
+def export_ranking(request, event, fmt):
+    """The file for the festival's ranking body: only the players who agreed (scoring/ranking_file.py)."""
+    if fmt not in exports.FORMATS:
+        raise Http404
+    try:
+        content = ranking_file(event, fmt)
+    except ServiceError as refusal:
+        messages.error(request, refusal.message)
+        return redirect("manage-event", festival=event.festival.slug, event=event.slug)
+    return _download(content, exports.CONTENT_TYPES[fmt], exports.export_file_name(event, "ranking", fmt))
 
 
 # --- the public API ---------------------------------------------------------------------------------------
@@ -281,6 +299,7 @@ urlpatterns = [
     path("manage/" + EVENT + "export.json", export_json, name="event-export-json"),
     path("manage/" + EVENT + "export/standings.<str:fmt>", export_standings, name="event-export-standings"),
     path("manage/" + EVENT + "export/results.<str:fmt>", export_results, name="event-export-results"),
+    path("manage/" + EVENT + "export/ranking.<str:fmt>", export_ranking, name="event-export-ranking"),
     path("api/events/" + EVENT, api_event, name="api-event"),
     path("api/events/" + EVENT + "standings/", api_standings, name="api-standings"),
     path("api/events/" + EVENT + "draw/", api_draw, name="api-draw"),

@@ -75,10 +75,11 @@ ENDPOINTS = [
     E("event-register", REGISTRATION, ANYONE, ("open", "later", "clash", "classic", "other"), recipe="registration"),
     E("player-withdraw", {"confirm": "bool"}, ANYONE),
     E("player-public-name", {"masked": "yes_no_name"}, ANYONE, idempotent=True),
+    E("player-results-to-ranking", {"agrees": "yes_no_name"}, ANYONE, idempotent=True),
     E("player-enter", {}, ANYONE, ("later", "clash", "open", "classic", "other")),
     E("player-erase", {"confirm": "bool", "hide_in_results": "bool"}, ANYONE),
     # A child's guardian agrees on the e-mailed link (its token is never a player's, so nothing changes here).
-    E("guardian-page", {"name": "name", "agree": "bool"}, NOBODY),
+    E("guardian-page", {"name": "name", "agree": "bool", "ranking_agrees": "bool"}, NOBODY),
     E("referee-link-game", ANY_SHEET, ANYONE, PLAYING, recipe="sheet"),
     E("referee-link-preview", ANY_SHEET, ANYONE, PLAYING, recipe="sheet"),
     E("referee-game", ANY_SHEET, REFEREES, PLAYING, recipe="sheet"),

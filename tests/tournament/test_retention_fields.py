@@ -44,6 +44,8 @@ CLASSIFICATION = {
         "token": KEPT + "it is a random key of the personal page, derived from nothing personal",
         "shown_masked": KEPT + "it is the player's own choice of how the name shows, which stays with the name",
         "hidden_in_results": KEPT + "it is the player's own choice to hide the name, which stays with the name",
+        "results_to_ranking": KEPT + "it is the proof of the separate agreement to give results to a ranking body",
+        "results_to_ranking_at": KEPT + "it is the proof of when that agreement was given or withdrawn",
         "personal_data_erased_at": WHEN, "created_at": WHEN,
     },
     "tournament.Registration": {
@@ -84,6 +86,7 @@ CLASSIFICATION = {
         "contact": KEPT + "it is the organisers' own contact, shown to players on purpose",
         "privacy_notice": ORGANISERS_TEXT, "starts_on": SETTING, "ends_on": SETTING, "languages": SETTING,
         "timezone": SETTING, "guardian_hold_days": SETTING, "privacy_notice_version": SETTING, "guardian_age": SETTING, "retention_days": SETTING,
+        "ranking_recipient": ORGANISERS_TEXT, "ranking_recipient_keeps": ORGANISERS_TEXT,
         "personal_data_erased_at": WHEN, "created_at": WHEN,
     },
     "tournament.Event": {

@@ -60,6 +60,9 @@ def ensure_players(festival, entries: list[Entry]) -> dict[tuple[str, str], Play
                 festival=festival, name=person.name, name_key=key[0], contact=person.contact, contact_key=key[1],
                 birth_year=person.birth_year(year), affiliation=person.affiliation, ranking_id=person.ranking_id,
                 guardian_name=guardian_name(person) if child else "", guardian_contact=person.contact if child else "",
+                # Where the festival names a ranking body, the players with a ranking id agreed to it.
+                results_to_ranking=bool(person.ranking_id) if festival.ranking_recipient else None,
+                results_to_ranking_at=entry.created_at if festival.ranking_recipient and person.ranking_id else None,
             )
         )
     if not new:

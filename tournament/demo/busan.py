@@ -117,6 +117,8 @@ def build(*, anchor: dt.datetime, now: dt.datetime, actor: Actor, desk_user=None
             "name": "2014 부산 보드게임페스티벌", "venue": "월석아트홀 (부산 해운대 센텀시티)",
             "contact": "kodkod@kodkod.co.kr", "timezone": "Asia/Seoul", "languages": ["ko", "en"],
             "starts_on": first, "ends_on": last,
+            # Seed 000: results count toward the Korean ranking, which the notice names as the third party.
+            "ranking_recipient": "루미큐브 한국랭킹 (코리아보드게임즈)", "ranking_recipient_keeps": "랭킹을 공개하는 동안",
         },
     )
     events, events_wrote = _events(festival, anchor)

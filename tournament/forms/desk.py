@@ -1,5 +1,6 @@
 """Small forms for the check-in desk: what the volunteer searched for, and where to go after a tap."""
 
+import dataclasses
 import re
 
 from crispy_forms.helper import FormHelper
@@ -82,6 +83,8 @@ class WalkInForm(ConsentFields, RegistrationForm):
         self.fields["agree"].error_messages["required"] = _(
             "A walk-in needs the signed paper consent form. Nothing was saved.")
         self.fields["guardian_agrees"].label = _("For a child: the parent or guardian signed it.")
+        self.offer_ranking(_("Optional: the paper form also agrees that results are given to %(recipient)s for "
+                             "its ranking."))
         contact = self.fields["contact"]
         contact.required = False
         contact.help_text = _("Optional. Without it, the player keeps the personal link shown after this step.")
@@ -91,6 +94,12 @@ class WalkInForm(ConsentFields, RegistrationForm):
         self.helper.form_tag = False  # the page's form also carries the choice between the matches
         self.helper.layout = Layout(*(name for name in self.fields if name not in ("person", "seen")))
         self.helper.add_input(Submit("submit", _("Register and check in"), css_class="btn-tap w-100"))
+
+    def given_consent(self, **kwargs):
+        consent = super().given_consent(**kwargs)
+        # An unticked box at the desk means the paper did not say: a person chosen from the stored ones keeps
+        # the answer they gave before.
+        return dataclasses.replace(consent, ranking=True if consent.ranking else None)
 
     def clean_contact(self):
         if not self.cleaned_data["contact"].strip():

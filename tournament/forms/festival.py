@@ -110,6 +110,17 @@ class FestivalForm(forms.Form):
         label=_("Keep contacts and birth years for (days after the last event)"), min_value=0,
         max_value=3650, initial=90, required=False,
     )
+    ranking_recipient = forms.CharField(
+        label=_("Results given for a ranking to"), max_length=200, required=False,
+        help_text=_("The body that keeps the ranking the results count toward, e.g. “Rummikub Korea Ranking "
+                    "(Korea Boardgames)”. The notice then has its own section on this, and players agree to it "
+                    "separately; those who do not are left out of the ranking file. Leave it empty when results "
+                    "stay with the organisers."),
+    )
+    ranking_recipient_keeps = forms.CharField(
+        label=_("How long the ranking body keeps them"), max_length=200, required=False,
+        help_text=_("As the ranking body says, e.g. “as long as it publishes the ranking”."),
+    )
     guardian_hold_days = forms.IntegerField(
         label=_("Days a child's place waits for the guardian"), min_value=1, max_value=30, initial=3, required=False,
         help_text=_("A child registered online keeps the place this long while the parent or guardian has not "
@@ -131,6 +142,12 @@ class FestivalForm(forms.Form):
     def clean_contact(self):
         return _text(self.cleaned_data["contact"])
 
+    def clean_ranking_recipient(self):
+        return _text(self.cleaned_data["ranking_recipient"])
+
+    def clean_ranking_recipient_keeps(self):
+        return _text(self.cleaned_data["ranking_recipient_keeps"])
+
     def clean_privacy_notice(self):
         # Line breaks are kept (paragraphs); otherwise the same rules as every other text.
         text = unicodedata.normalize("NFC", self.cleaned_data["privacy_notice"]).replace("\r\n", "\n")
@@ -151,6 +168,12 @@ class FestivalForm(forms.Form):
             self.add_error("contact", _("The standard collection notice names who answers requests to see, correct "
                                         "or erase personal data after the festival: give a contact (an e-mail "
                                         "address or a phone number), or write your own notice below."))
+        if data.get("ranking_recipient") and not data.get("ranking_recipient_keeps"):
+            # The notice says how long the recipient keeps what it receives (PIPA art. 17(2)).
+            self.add_error("ranking_recipient_keeps", _("Say how long the ranking body keeps the results, as the "
+                                                        "notice tells the players."))
+        if not data.get("ranking_recipient"):
+            data["ranking_recipient_keeps"] = ""
         if not data.get("slug") and data.get("name") and first:
             mine = self.festival.pk if self.festival else None
             data["slug"] = free_slug(data["name"], f"festival-{first.year}",

@@ -21,12 +21,26 @@ class GuardianAgreementForm(forms.Form):
     agree = forms.BooleanField(
         error_messages={"required": _("Tick the box to agree. Nothing was recorded.")},
     )
+    # Separate and optional: only when the festival names a ranking body (services.consent.stamp_ranking).
+    ranking_agrees = forms.BooleanField(required=False)
 
     def __init__(self, *args, player, **kwargs):
         super().__init__(*args, **kwargs)
         self.fields["agree"].label = _(
             "I am the parent or guardian of %(player)s. I have read the collection notice above and agree to the "
             "collection and use of their personal data and to their registration.") % {"player": player.name}
+        recipient = player.festival.ranking_recipient
+        if recipient:
+            self.fields["ranking_agrees"].label = _(
+                "Optional: I also agree that their name, birth year, school or club, ranking id, places and ranking "
+                "points are given to %(recipient)s for its ranking (see “Giving results to a third party”).") % {
+                "recipient": recipient}
+            self.fields["ranking_agrees"].initial = bool(player.results_to_ranking)
+        else:
+            del self.fields["ranking_agrees"]
+
+    def ranking(self) -> bool | None:
+        return self.cleaned_data.get("ranking_agrees", False) if "ranking_agrees" in self.fields else None
 
     def clean_name(self):
         name = clean_text(self.cleaned_data["name"])

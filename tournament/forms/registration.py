@@ -96,7 +96,8 @@ class RegistrationForm(forms.Form):
     )
     ranking_id = forms.CharField(
         label=_("National ranking id"), max_length=_max_length("ranking_id"), required=False,
-        help_text=_("Optional. If you have one, your results count toward your ranking."),
+        help_text=_("Optional. It tells the ranking body who you are, if you agree below that your results are "
+                    "given to it."),
         widget=forms.TextInput(attrs={"autocomplete": "off"}),
     )
     # Asked of a child (services.consent.needs_guardian); shown to everyone, so the form works without JavaScript.
@@ -213,6 +214,21 @@ class ConsentFields(forms.Form):
         label=_("For a child: I am the player's parent or guardian, and I agree on their behalf."),
         required=False,
     )
+    # Separate and optional (PIPA art. 17): only when the festival names a ranking body (`offer_ranking`).
+    ranking_agrees = forms.BooleanField(required=False)
+
+    def offer_ranking(self, label: str = "") -> None:
+        """Ask the separate question about the ranking body, or drop it when the festival names none."""
+        recipient = self.festival.ranking_recipient
+        if not recipient:
+            del self.fields["ranking_agrees"]
+            if "ranking_id" in self.fields:
+                self.fields["ranking_id"].help_text = _("Optional.")
+            return
+        self.fields["ranking_agrees"].label = (label or _(
+            "Optional: I agree that my name, birth year, school or club, ranking id, places and ranking points are "
+            "given to %(recipient)s for its ranking (see “Giving results to a third party”).")) % {
+            "recipient": recipient}
 
     def clean(self):
         data = super().clean()
@@ -226,7 +242,9 @@ class ConsentFields(forms.Form):
 
     def given_consent(self, *, notice_version: int | None = None) -> Consent:
         by = Registration.ConsentBy.GUARDIAN if self.is_child() else Registration.ConsentBy.PLAYER
-        return Consent(by=by, how=self.how, notice_version=notice_version, language=get_language())
+        ranking = self.cleaned_data.get("ranking_agrees", False) if "ranking_agrees" in self.fields else None
+        return Consent(by=by, how=self.how, notice_version=notice_version, language=get_language(),
+                       ranking=ranking)
 
 
 class ReadNoticeFields(ConsentFields):
@@ -249,7 +267,7 @@ class ReadNoticeFields(ConsentFields):
                                    "Please read the notice, tick your agreement again and send the form."))
             self.data = self.data.copy()
             self.data[self.add_prefix("notice_version")] = str(self.festival.privacy_notice_version)
-            for name in ("agree", "guardian_agrees"):
+            for name in ("agree", "guardian_agrees", "ranking_agrees"):
                 self.data.pop(self.add_prefix(name), None)
         return data
 
@@ -263,6 +281,7 @@ class PublicRegistrationForm(ReadNoticeFields, RegistrationForm):
     def __init__(self, *args, festival, **kwargs):
         super().__init__(*args, festival=festival, **kwargs)
         self.read_current_notice()
+        self.offer_ranking()
         self.fields["guardian_name"].help_text = ""  # the note above the guardian's fields says it
         first_child_year = youngest_without_guardian(festival) + 1
         self.helper.layout = Layout(
@@ -272,7 +291,7 @@ class PublicRegistrationForm(ReadNoticeFields, RegistrationForm):
                 "guardian_name", "guardian_contact", "guardian_agrees",
                 css_class="border rounded p-2 mb-3", css_id="guardian-fields",
                 data_guardian_from=str(first_child_year)),
-            "agree", "notice_version",
+            "agree", *(["ranking_agrees"] if "ranking_agrees" in self.fields else []), "notice_version",
         )
 
 
@@ -284,6 +303,9 @@ class EnterAgainForm(ReadNoticeFields):
         super().__init__(*args, **kwargs)
         self.player, self.festival = player, player.festival
         self.read_current_notice()
+        self.offer_ranking()
+        if "ranking_agrees" in self.fields:
+            self.fields["ranking_agrees"].initial = bool(player.results_to_ranking)
         if not self.is_child():
             del self.fields["guardian_agrees"]
 
@@ -302,6 +324,9 @@ class DetailsAgainForm(ReadNoticeFields, RegistrationForm):
         for kept in ("name", "affiliation", "ranking_id"):
             del self.fields[kept]
         self.read_current_notice()
+        self.offer_ranking()
+        if "ranking_agrees" in self.fields:
+            self.fields["ranking_agrees"].initial = bool(player.results_to_ranking)
 
     def details_again(self) -> PlayerDetails:
         data, player = self.cleaned_data, self.player

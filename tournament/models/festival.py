@@ -64,6 +64,10 @@ class Festival(models.Model):
     guardian_hold_days = models.PositiveSmallIntegerField(
         _("days a child's place is held for the guardian's agreement"), default=3,
     )
+    # Results leave the organiser only for a ranking body named here, and only for players who agreed to it
+    # separately (PIPA art. 17: 제3자 제공; PDPO: 資料轉移). Empty: nothing leaves the organiser.
+    ranking_recipient = models.CharField(_("results given for a ranking to"), max_length=200, blank=True)
+    ranking_recipient_keeps = models.CharField(_("how long the ranking body keeps them"), max_length=200, blank=True)
     personal_data_erased_at = models.DateTimeField(_("personal data erased"), null=True, blank=True, editable=False)
     created_at = models.DateTimeField(auto_now_add=True)
 

@@ -68,6 +68,10 @@ class Player(models.Model):
     # The player's own choices about public pages, and when their personal data was erased.
     shown_masked = models.BooleanField(_("show my name masked on public pages"), default=False)
     hidden_in_results = models.BooleanField(_("shown as a withdrawn player in public results"), default=False)
+    # The separate agreement to give results to the festival's ranking body (Festival.ranking_recipient):
+    # None when never asked, then nothing is given; changed by the player or guardian at any time.
+    results_to_ranking = models.BooleanField(_("results given to the ranking body"), null=True, blank=True)
+    results_to_ranking_at = models.DateTimeField(_("ranking agreement given or withdrawn"), null=True, blank=True)
     personal_data_erased_at = models.DateTimeField(_("personal data erased"), null=True, blank=True)
     created_at = models.DateTimeField(auto_now_add=True)
 

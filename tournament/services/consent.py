@@ -23,6 +23,8 @@ class Consent:
     how: str
     notice_version: int | None = None
     language: str = ""
+    # The separate agreement to give results to the festival's ranking body; None: not asked (none named).
+    ranking: bool | None = None
 
 
 def needs_guardian(festival: Festival, birth_year: int | None) -> bool:
@@ -82,6 +84,22 @@ def carry(registration: Registration, *, agreed: Registration) -> list[str]:
     for name in FIELDS:
         setattr(registration, name, getattr(agreed, name))
     return FIELDS
+
+
+def stamp_ranking(player, *, agrees: bool | None, festival: Festival, now) -> list[str]:
+    """Store on the player (not saved) the answer to the separate question about the ranking body, when the
+    festival names one and the answer changes what is stored; the fields to save."""
+    if agrees is None or not festival.ranking_recipient or player.results_to_ranking is agrees:
+        return []
+    player.results_to_ranking, player.results_to_ranking_at = agrees, now
+    return ["results_to_ranking", "results_to_ranking_at"]
+
+
+def ranking_answer(consent: Consent | None) -> dict:
+    """The answer about the ranking body as the audit log keeps it beside the registration (empty: not asked)."""
+    if consent is None or consent.ranking is None:
+        return {}
+    return {"results_to_ranking": consent.ranking}
 
 
 def snapshot(registration: Registration) -> dict:

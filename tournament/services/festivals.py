@@ -32,7 +32,10 @@ from .registration import fill_free_places
 from .staff import grant_role
 
 FESTIVAL_FIELDS = ("name", "slug", "starts_on", "ends_on", "venue", "contact", "timezone", "languages",
-                   "privacy_notice", "guardian_age", "retention_days", "guardian_hold_days")
+                   "privacy_notice", "guardian_age", "retention_days", "guardian_hold_days", "ranking_recipient",
+                   "ranking_recipient_keeps")
+# What the players agree to: a change is a new version of the notice, read and agreed to again.
+NOTICE_FIELDS = ("privacy_notice", "ranking_recipient", "ranking_recipient_keeps")
 EVENT_FIELDS = (
     "name", "slug", "game", "format", "ruleset", "capacity", "starts_at", "ends_at", "registration_opens_at",
     "registration_closes_at", "withdrawal_deadline", "checkin_opens_at", "checkin_closes_at", "stage_games",
@@ -214,7 +217,7 @@ def update_festival(*, festival: Festival, values: dict, actor: Actor) -> Festiv
         before = _snapshot(festival, changed)
         for name in changed:
             setattr(festival, name, values[name])
-        if "privacy_notice" in changed:
+        if set(NOTICE_FIELDS) & set(changed):
             # A new notice is a new version: consents given before name the one they agreed to.
             before["privacy_notice_version"] = festival.privacy_notice_version
             festival.privacy_notice_version += 1

@@ -33,9 +33,9 @@ from django.utils import timezone, translation
 from django.utils.formats import date_format
 from django.utils.translation import gettext as _
 
-from ..models import Registration
+from ..models import Player, Registration
 from .audit import SYSTEM, Actor, record
-from .consent import Consent
+from .consent import Consent, stamp_ranking
 from .errors import ServiceError
 from .locking import lock_event
 
@@ -173,10 +173,11 @@ def waiting_together(registration: Registration):
                                        status__in=Registration.ACTIVE)
 
 
-def agree_by_link(*, token: str, name: str, now=None) -> Registration:
+def agree_by_link(*, token: str, name: str, ranking: bool | None = None, now=None) -> Registration:
     """The guardian agrees on the link's page: every registration of the child at the festival that waits for
     the guardian (the page lists them) is checked, with the typed name, the time and how. Agreeing again, or
-    with a link replaced by a newer one, changes nothing."""
+    with a link replaced by a newer one, changes nothing. `ranking`: the guardian's answer to the separate
+    question about the festival's ranking body (None: not asked), which replaces the one on the child's form."""
     now = now or timezone.now()
     found = by_token(token)
     if found is None:
@@ -198,12 +199,17 @@ def agree_by_link(*, token: str, name: str, now=None) -> Registration:
         if not registration.waits_for_guardian:
             return registration
         covered = waiting_together(registration).filter(event_id__in=event_ids)  # the events locked above
+        player = Player.objects.select_for_update().get(pk=registration.player_id)
+        answered = stamp_ranking(player, agrees=ranking, festival=registration.event.festival, now=now)
+        if answered:
+            player.save(update_fields=answered)
         for waiting in covered.select_for_update(of=("self",)).select_related("event"):
             before = snapshot(waiting)
             _agree(waiting, how=Check.EMAIL, name=name, now=now)
             waiting.save(update_fields=FIELDS)
             record(actor=Actor(label="guardian link"), action="registration.guardian_agreed", target=waiting,
-                   event=waiting.event, before=before, after=snapshot(waiting))
+                   event=waiting.event, before=before,
+                   after=snapshot(waiting) | ({"results_to_ranking": ranking} if ranking is not None else {}))
         registration.refresh_from_db()
     return registration
 

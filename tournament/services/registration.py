@@ -14,7 +14,7 @@ from ..models import Event, Festival, Player, Registration
 from ..models.registration import name_key
 from . import guardian
 from .audit import Actor, record
-from .consent import Consent, check_consent, stamp
+from .consent import Consent, check_consent, ranking_answer, stamp, stamp_ranking
 from .consent import carry as carry_consent
 from .consent import snapshot as consent_snapshot
 from .errors import ServiceError
@@ -136,6 +136,10 @@ def _consent_version(*, event: Event, details: PlayerDetails, consent: Consent |
 def _record_consent(registration: Registration, *, consent: Consent | None, version: int | None, now) -> None:
     if consent is not None:
         registration.save(update_fields=stamp(registration, consent=consent, version=version, now=now))
+        player = registration.player
+        answered = stamp_ranking(player, agrees=consent.ranking, festival=player.festival, now=now)
+        if answered:
+            player.save(update_fields=answered)
         guardian.on_consent(registration, consent=consent, now=now)  # a child's guardian is asked to agree
 
 
@@ -170,7 +174,8 @@ def _enter(*, event: Event, player: Player, actor: Actor, now, action: str, cons
            version: int | None = None, also: list[Player] = ()) -> Registration:
     registration, before = _place(event=event, player=player, now=now, also=also)
     _record_consent(registration, consent=consent, version=version, now=now)
-    record(actor=actor, action=action, target=registration, event=event, before=before, after=_snapshot(registration))
+    record(actor=actor, action=action, target=registration, event=event, before=before,
+           after=_snapshot(registration) | ranking_answer(consent))
     return registration
 
 

@@ -19,7 +19,7 @@ from ..models import Event, Player, Registration
 from ..models.registration import contact_key, name_key
 from .audit import Actor, record
 from .checkin import admit, checkin_closed_message
-from .consent import Consent, needs_guardian
+from .consent import Consent, needs_guardian, ranking_answer
 from .errors import ServiceError
 from .locking import lock_event
 from .registration import PlayerDetails, enter_walk_in, registration_snapshot
@@ -138,7 +138,7 @@ def walk_in(*, event: Event, details: PlayerDetails, actor: Actor, now=None, con
             if registration.status == Registration.Status.REGISTERED:
                 admit(event=event, registration=registration, actor=actor, now=now)
             record(actor=actor, action="registration.walk_in", target=registration, event=event, before=before,
-                   after=registration_snapshot(registration) | {"person": person})
+                   after=registration_snapshot(registration) | {"person": person} | ranking_answer(consent))
             return registration
     except IntegrityError:
         raise ServiceError(_("This registration already exists."), code="duplicate") from None

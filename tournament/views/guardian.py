@@ -59,7 +59,7 @@ def guardian_page(request, token):
             return redirect(request.path)
         if form.is_valid():
             try:
-                guardian.agree_by_link(token=token, name=form.cleaned_data["name"])
+                guardian.agree_by_link(token=token, name=form.cleaned_data["name"], ranking=form.ranking())
             except ServiceError as refusal:
                 messages.error(request, refusal.message)
             else:

@@ -20,6 +20,7 @@ from ..permissions import DESK, has_role
 from ..qr import qr_svg
 from ..services import seating
 from ..services.audit import Actor
+from ..services.consent import needs_guardian
 from ..services.erasure import erasure_due
 from ..services.errors import ServiceError
 from ..services.registration import (
@@ -108,6 +109,7 @@ def player_page(request, token):
         "qr_svg": qr_svg(page_url, title=_("QR code of this page, for the desk to scan")),
         "withdraw_form": WithdrawForm(),
         "erasure_due": timezone.localtime(erasure_due(festival), festival.tzinfo).date(),
+        "child": needs_guardian(festival, player.birth_year),
     })
 
 

@@ -1,13 +1,16 @@
-"""From their personal page (the token link) a player asks to be shown with a masked name on public pages, or
-takes it back (tournament/public_names.py decides what the public sees)."""
+"""The player's own choices from their personal page (the token link): to be shown with a masked name on public
+pages, or not (tournament/public_names.py decides what the public sees); to give their results to the festival's
+ranking body, or not (services.ranking_consent)."""
 
 from django.contrib import messages
 from django.shortcuts import redirect
 from django.urls import path
 from django.utils.translation import gettext as _
 
-from ..forms.public_name import MaskedNameForm
+from ..forms.public_name import MaskedNameForm, RankingAgreementForm
+from ..services.errors import ServiceError
 from ..services.public_name import set_shown_masked
+from ..services.ranking_consent import set_results_to_ranking
 from .player import _actor, _player
 
 
@@ -26,6 +29,27 @@ def public_name(request, token):
     return redirect(player.get_absolute_url() + "#public-name")
 
 
+def results_to_ranking(request, token):
+    player = _player(token)
+    if request.method != "POST":
+        return redirect(player.get_absolute_url())
+    form = RankingAgreementForm(request.POST)
+    if not form.is_valid():
+        messages.error(request, _("Choose to agree or to withdraw. Nothing was changed."))
+        return redirect(player.get_absolute_url())
+    agrees = form.cleaned_data["agrees"]
+    try:
+        set_results_to_ranking(player=player, agrees=agrees, actor=_actor(request))
+    except ServiceError as refusal:
+        messages.error(request, refusal.message)
+    else:
+        said = _("Your results will be given to %(recipient)s.") if agrees else _(
+            "Your results will not be given to %(recipient)s.")
+        messages.success(request, said % {"recipient": player.festival.ranking_recipient})
+    return redirect(player.get_absolute_url() + "#results-to-ranking")
+
+
 urlpatterns = [
     path("<str:token>/name/", public_name, name="player-public-name"),
+    path("<str:token>/ranking/", results_to_ranking, name="player-results-to-ranking"),
 ]

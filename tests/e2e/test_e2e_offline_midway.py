@@ -17,9 +17,17 @@ from playwright.sync_api import expect
 from scoring.models import ScoreSheet
 from scoring.services.links import ensure_links
 from tests.e2e.conftest import TIMEOUT_MS
-from tests.e2e.offline import QUEUED, SENT, nudge, referee_at_the_table, sheets_of
-from tests.factories import released_stage
-from tournament.models import Event
+from tests.e2e.offline import (
+    QUEUED,
+    SENT,
+    desk_with_players,
+    nudge,
+    referee_at_the_table,
+    sheets_of,
+    wait_until_cached,
+)
+from tests.factories import make_event, make_player, make_registration, make_staff, released_stage
+from tournament.models import AuditEntry, Event, Registration
 from tournament.services.audit import Actor
 
 STALE = "Out of date: checked before the connection was lost."
@@ -121,3 +129,79 @@ def test_a_word_sheet_checked_before_the_drop_says_its_check_is_out_of_date(word
     expect(page.locator("#word-check")).to_contain_text("DISAPPEAR")
     [sheet] = sheets_of(stage)
     assert [turn.words for turn in sheet.word_turns.order_by("pk")] == ["PLANET", "GARDEN", "DISAPPEAR"]
+
+
+# --- the desk --------------------------------------------------------------------------------------------------
+
+DESK_NAMES = ["김민준", "김서연", "Chan Tai Man", "Lee Ka Yan"]
+KEPT = re.compile(r"^No connection: searching only the players still to check in, as this phone kept them at "
+                  r"\d\d:\d\d\.$")
+
+
+def test_the_desk_searched_offline_says_so_and_searches_the_list_the_phone_keeps(phone, server, shot, sign_in):
+    event, registrations, page, _missing = desk_with_players(phone, server, sign_in, DESK_NAMES)
+    desk = server.url("desk", festival=event.festival.slug, event=event.slug)
+    page.goto(desk)
+    wait_until_cached(page, desk.removeprefix(server.root))
+    search, results = page.locator("#desk-q"), page.locator("#desk-results")
+    search.fill("김")
+    expect(results.locator("li")).to_have_count(2)
+    expect(page.locator("[data-desk-offline]")).to_have_count(0)
+
+    # The Wi-Fi drops: the previous search's players do not stay as if they were this one's.
+    page.context.set_offline(True)
+    search.fill("chan")
+    expect(page.locator("[data-desk-offline]")).to_have_text(KEPT)
+    expect(results.locator("li")).to_have_count(1)
+    expect(results.locator("li", has_text="Chan Tai Man")).to_be_visible()
+    shot(page, "desk-offline-search-in-the-kept-list")
+    results.locator("li", has_text="Chan Tai Man").get_by_role("button", name="Check in").click()
+    expect(results.locator("li", has_text="Chan Tai Man").locator("[data-desk-queued]")).to_be_visible()
+    expect(page.locator("[data-desk-waiting]")).to_have_text("Waiting to send (1)")
+
+    search.fill("Nobody Here")
+    expect(results).to_contain_text("Nobody found for “Nobody Here”.")
+    expect(results.locator("li")).to_have_count(0)
+    search.fill("chan")  # the tap waiting on the phone is shown again
+    expect(results.locator("li", has_text="Chan Tai Man").locator("[data-desk-queued]")).to_be_visible()
+    shot(page, "desk-offline-check-in-waiting")
+
+    # The desk opened offline at a search's address: the phone's copy of the desk answers another search (or
+    # none); this address's search is made in the list the phone keeps.
+    page.goto(desk + "?q=lee")
+    expect(page.locator("[data-desk-offline]")).to_have_text(KEPT)
+    expect(search).to_have_value("lee")
+    expect(results.locator("li")).to_have_count(1)
+    expect(results.locator("li", has_text="Lee Ka Yan")).to_be_visible()
+    search.fill("chan")
+    expect(results.locator("li", has_text="Chan Tai Man").locator("[data-desk-queued]")).to_be_visible()
+
+    # Back online: the check-in goes, once, and the search runs on the server again.
+    page.context.set_offline(False)
+    expect(page.locator("[data-desk-waiting]")).to_be_hidden()
+    expect(page.locator("[data-desk-offline]")).to_have_count(0)
+    expect(results.locator("li", has_text="Chan Tai Man").locator(".badge.text-bg-success")).to_contain_text(
+        "Checked in")
+    shot(page, "desk-back-online")
+    arrived = Registration.objects.filter(event=event, checked_in_at__isnull=False)
+    assert list(arrived.values_list("player__name", flat=True)) == ["Chan Tai Man"]
+    assert AuditEntry.objects.filter(action="checkin.in", target_id=registrations["Chan Tai Man"].pk).count() == 1
+
+
+def test_the_desk_searched_offline_with_no_list_kept_says_so_and_shows_nobody(phone, server, shot, sign_in):
+    event = make_event(checkin_override=Event.CheckinOverride.OPEN)
+    for name in DESK_NAMES:
+        make_registration(event, make_player(event.festival, name=name))
+    page = phone("desk")
+    desk = server.url("desk", festival=event.festival.slug, event=event.slug)
+    sign_in(page, make_staff(event.festival, "desk"), next_url=desk.removeprefix(server.root))
+    search, results = page.locator("#desk-q"), page.locator("#desk-results")
+    search.fill("김")
+    expect(results.locator("li")).to_have_count(2)
+
+    page.context.set_offline(True)
+    search.fill("chan")
+    expect(page.locator("[data-desk-offline]")).to_have_text(
+        "No connection: search again when the connection returns.")
+    expect(results.locator("li")).to_have_count(0)
+    shot(page, "desk-offline-nothing-kept")

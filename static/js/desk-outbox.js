@@ -105,7 +105,11 @@
       line.hidden = waiting.length === 0;
       waiting.forEach(showQueued);
       showHeld(held(items));
-      return Promise.all(items.filter(function (item) { return item.state === "done"; }).map(report));
+      var answered = items.filter(function (item) { return item.state === "done" && !reported[item.id]; });
+      return Promise.all(answered.map(report)).then(function () {
+        // The search's rows show those players as the server has them now (desk-search.js asks again).
+        if (answered.length) { document.dispatchEvent(new CustomEvent("desk:reported")); }
+      });
     }).catch(function () { /* no IndexedDB: nothing to show */ });
   }
 
@@ -136,6 +140,7 @@
   }, true);
 
   panel.querySelector("[data-desk-held-discard]").addEventListener("click", discardHeld);
+  document.addEventListener("desk:rows", render);  // rows put on the page by the offline search (desk-search.js)
   outbox.migrate().catch(function () { /* nothing to move */ }).then(function () {
     render();
     flush();

@@ -150,16 +150,73 @@
     }, true);
   }
 
+  // The live check without a connection. Its last answer is out of date: what it said at the seats is cleared,
+  // its verdict hidden, and the rest of it marked so (the page's [data-check-stale] line), without what it said
+  // of the seats changed since. The sheet may be sent whatever that answer said: it waits here and the rules engine checks it when it
+  // arrives (static/js/sheet.js hears "outbox:unchecked" and lets "Send" be pressed). When the connection
+  // returns the check runs again, and its answer replaces all of it.
   function setupOfflineCheck() {
     var note = document.querySelector("[data-offline-check]");
-    if (!note) { return; }
-    function show(offline) { note.hidden = !offline; }
-    document.body.addEventListener("htmx:sendError", function () { show(true); });
-    document.body.addEventListener("htmx:afterRequest", function (event) {
-      if (event.detail && event.detail.successful) { show(false); }
+    var form = note && note.closest("form.sheet-form[data-outbox-form]");
+    if (!form) { return; }
+    var staleNote = form.querySelector("[data-check-stale]");
+    var check = document.querySelector(form.getAttribute("hx-target"));
+    var offline = false;
+    var changes = 0, asked = 0;
+    var changed = {};  // seat → the change it was last changed by
+
+    function seatOf(element) {
+      var seat = element.closest && element.closest("fieldset[data-seat]");
+      return seat ? seat.getAttribute("data-seat") : null;
+    }
+    function drop(position) {  // what the last answer listed about a seat changed since
+      if (!check) { return; }
+      check.querySelectorAll("[data-seats]").forEach(function (line) {
+        if (line.getAttribute("data-seats").split(/\s+/).indexOf(position) !== -1) { line.remove(); }
+      });
+      marked();
+    }
+    function marked() {  // "out of date" only above something the last answer said
+      if (staleNote) { staleNote.hidden = !(check && check.querySelector(".sheet-problem:not(.sheet-verdict), table")); }
+    }
+    function lost() {
+      note.hidden = false;
+      if (check) { check.classList.add("sheet-check-stale"); }
+      form.querySelectorAll(".sheet-seat-check").forEach(function (at) { at.textContent = ""; });
+      Object.keys(changed).forEach(drop);
+      marked();
+      offline = true;
+      form.dispatchEvent(new CustomEvent("outbox:unchecked", {bubbles: true}));
+    }
+    function answered() {
+      note.hidden = true;
+      if (staleNote) { staleNote.hidden = true; }
+      if (check) { check.classList.remove("sheet-check-stale"); }
+      Object.keys(changed).forEach(function (position) {
+        if (changed[position] <= asked) { delete changed[position]; }
+      });
+      offline = false;
+    }
+    function ours(event) { return event.detail && event.detail.elt === form; }
+
+    ["input", "change"].forEach(function (type) {
+      form.addEventListener(type, function (event) {
+        var position = seatOf(event.target);
+        if (!position) { return; }
+        changed[position] = ++changes;
+        if (offline) { drop(position); }
+      });
     });
-    window.addEventListener("offline", function () { show(true); });
-    show(navigator.onLine === false);
+    document.body.addEventListener("htmx:beforeRequest", function (event) { if (ours(event)) { asked = changes; } });
+    document.body.addEventListener("htmx:sendError", function (event) { if (ours(event)) { lost(); } });
+    document.body.addEventListener("htmx:afterRequest", function (event) {
+      if (ours(event) && event.detail.successful) { answered(); }
+    });
+    window.addEventListener("offline", lost);
+    window.addEventListener("online", function () {
+      if (offline && window.htmx) { window.htmx.trigger(form, "change"); }
+    });
+    if (navigator.onLine === false) { lost(); }
   }
 
   function start() {

@@ -197,6 +197,9 @@
       var check = event.detail.target.querySelector("[data-errors]");
       submit.disabled = !!(check && check.getAttribute("data-errors") !== "0");
     });
+    // No connection for the live check: its last answer is out of date, and the sheet sent now waits on the
+    // phone until the rules engine checks it on arrival (static/js/outbox.js). Until the next answer, it may go.
+    form.addEventListener("outbox:unchecked", function () { if (submit) { submit.disabled = false; } });
   }
 
   function setupPad(form) {

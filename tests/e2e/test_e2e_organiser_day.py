@@ -268,15 +268,16 @@ def draw_round_one_and_assign(server, organiser, shot, event) -> dict[int, str]:
     expect(notice(organiser, "success")).to_contain_text("The first round is ready to be drawn.")
     draw_and_release(organiser, organiser.url, SEEDS[1], 4)  # its release goes through the confirmation page
     links = make_links(organiser, 4)
-    for table, referee in ((1, "ref.one"), (2, "ref.two")):
-        section = organiser.locator(f"section[data-table='{table}']")
-        section.locator("select[name=referee]").select_option(label=referee)
-        section.get_by_role("button", name="Assign").click()
-        expect(notice(organiser, "success")).to_contain_text(f"The referee is assigned to table {table}.")
+    for table, referee in ((1, "ref.one"), (2, "ref.two")):  # one table each: "from 1", the second box empty
+        form = organiser.locator("[data-assign-tables] form")
+        form.get_by_label("From table").fill(str(table))
+        form.locator("select[name=referee]").select_option(label=referee)
+        form.get_by_role("button", name="Assign").click()
+        expect(notice(organiser, "success")).to_contain_text(f"{referee} holds table {table} from now on")
         expect(organiser.locator(f"section[data-table='{table}'] [data-referee='{referee}']")).to_be_visible()
     shot(organiser, "round-1-links-and-referees")
-    assert set(RefereeAssignment.objects.values_list("table_number", "referee__username")) == {
-        (1, "ref.one"), (2, "ref.two")}
+    assert set(RefereeAssignment.objects.filter(ended_at__isnull=True)
+               .values_list("table_number", "referee__username")) == {(1, "ref.one"), (2, "ref.two")}
     return links
 
 

@@ -30,15 +30,23 @@ from ..models import RefereeAssignment, TableLink
 CONTACT_GRAIN = timedelta(seconds=30)
 
 
-def heard_from(*, link: TableLink, now=None) -> None:
-    """The table's phone asked for a page: note the time, at most once per CONTACT_GRAIN (the link as loaded
-    says whether it is due, so most requests write nothing). Not an event change: no event lock and no audit
-    record, which every page view of every table would otherwise fill."""
+def heard_from(*, link: TableLink | None = None, assignment: RefereeAssignment | None = None, now=None) -> None:
+    """The table's phone asked for a page — through its card's `link`, or as the referee holding the table
+    (`assignment`): note the time, at most once per CONTACT_GRAIN (the row as loaded says whether it is due, so
+    most requests write nothing). Not an event change: no event lock and no audit record, which every page view
+    of every table would otherwise fill."""
     now = now or timezone.now()
-    if link.last_contact_at is not None and link.last_contact_at > now - CONTACT_GRAIN:
-        return
-    (TableLink.objects.filter(pk=link.pk).exclude(last_contact_at__gt=now - CONTACT_GRAIN)
-     .update(last_contact_at=now))
+    for row in (link, assignment):
+        if row is None or (row.last_contact_at is not None and row.last_contact_at > now - CONTACT_GRAIN):
+            continue
+        (type(row).objects.filter(pk=row.pk).exclude(last_contact_at__gt=now - CONTACT_GRAIN)
+         .update(last_contact_at=now))
+
+
+def last_heard(link: TableLink | None, assignment: RefereeAssignment | None):
+    """When the table was last heard from, by its card or its referee (None: never)."""
+    times = [row.last_contact_at for row in (link, assignment) if row is not None and row.last_contact_at]
+    return max(times, default=None)
 
 
 def live_links(event: Event) -> dict[int, TableLink]:

@@ -19,7 +19,7 @@ from tournament.views.helpers import run_service
 
 from ..forms.board import BoardFilterForm
 from ..models import ScoreSheet
-from ..services.links import current_referees, live_links
+from ..services.links import current_referees, last_heard, live_links
 from ..services.sheets import clean_sheets_preview, confirm_clean_sheets, confirm_sheet
 from .staff import (
     PENDING,
@@ -72,10 +72,11 @@ def _table_rows(stage: Stage, game: int, draw: Draw | None) -> list[dict]:
         sheet = current.get(number)
         state = sheet.status if sheet else PENDING
         link, held = links.get(number), referees.get(number)
+        # Heard from: the table's card or its signed-in referee, whichever asked last.
         rows.append({"number": number, "seats": seats, "sheet": sheet, "state": state,
                      "label": STATE_LABELS[state], "warnings": bool(sheet and sheet.warnings),
                      "has_link": link is not None, "referee": held.referee if held else None,
-                     "heard_at": link.last_contact_at if link else None})
+                     "heard_at": last_heard(link, held)})
     return rows
 
 

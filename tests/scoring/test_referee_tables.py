@@ -1,6 +1,6 @@
 """Referees hold tables of the event by number until someone changes it — every round, stage and game, like the
 table card (scoring/services/links.py): the scenario of a real Busan day, the bulk form, unassigning, who may
-change it, bad input, and the pages' query counts."""
+change it, bad input, the pages' query counts, and the live board hearing from a signed-in referee."""
 
 import random
 
@@ -281,3 +281,36 @@ def test_the_referee_pages_and_the_board_cost_the_same_queries_small_or_large(
     client.force_login(people[0])
     with django_assert_max_num_queries(13):
         assert text(client.get("/manage/")).count("data-my-table=") == share - 1
+
+
+# --- the live board hears from the table's signed-in referee --------------------------------------------------
+
+def board_row(client, event, table: int) -> str:
+    return section(text(client.get(event_url("board", event))), table, "li")
+
+
+@pytest.mark.parametrize("with_links", [True, False])
+def test_a_signed_in_referees_pages_and_sheets_count_as_hearing_from_the_table(client, stage, chief, kim, with_links):
+    event = stage.event
+    if with_links:
+        links.ensure_links(event=event, actor=ACTOR)
+    links.assign_tables(event=event, first=1, last=2, referee=kim, actor=ACTOR)
+    client.force_login(chief)
+    assert "not heard from yet" in board_row(client, event, 1)
+
+    referee = signed_in(kim)
+    response = referee.post(f"{table_url(stage, 1)}game/1/", sheet_data(stage, 1, 1, [0, 5, 6, 7]))
+    assert response.status_code == 302
+    row = board_row(client, event, 1)
+    assert "heard from" in row and "not heard from yet" not in row
+    assert "not heard from yet" in board_row(client, event, 2)
+    referee.get(table_url(stage, 2))  # a page is enough
+    assert "not heard from yet" not in board_row(client, event, 2)
+
+
+def test_the_chief_referee_opening_a_table_is_not_the_table_being_heard_from(client, stage, chief, kim):
+    links.ensure_links(event=stage.event, actor=ACTOR)
+    links.assign_tables(event=stage.event, first=1, last=1, referee=kim, actor=ACTOR)
+    client.force_login(chief)
+    assert client.get(table_url(stage, 1)).status_code == 200
+    assert "not heard from yet" in board_row(client, stage.event, 1)

@@ -123,7 +123,7 @@ def assign_tables(*, event: Event, first: int, last: int, referee, actor: Actor,
         user = get_user_model().objects.filter(pk=getattr(referee, "pk", referee) or None).first()
         if user is None or not user.is_active or not has_role(user, event.festival, REFEREE):
             raise ServiceError(_("Only a referee of this festival can be assigned to a table."), code="not_referee")
-        held = {row.table_number: row for row in RefereeAssignment.objects.select_for_update().filter(
+        held = {row.table_number: row for row in RefereeAssignment.objects.select_for_update(of=("self",)).filter(
             event=event, ended_at__isnull=True, table_number__gte=first, table_number__lte=last,
         ).select_related("referee")}
         replaced = {number: row for number, row in held.items() if row.referee_id != user.pk}
@@ -149,7 +149,7 @@ def unassign_tables(*, event: Event, first: int, last: int, actor: Actor, refere
         event = lock_event(event)
         if not 1 <= first <= last:
             raise ServiceError(_("Write the tables from the smaller number to the larger, e.g. 1–8."), code="range")
-        rows = RefereeAssignment.objects.select_for_update().filter(
+        rows = RefereeAssignment.objects.select_for_update(of=("self",)).filter(
             event=event, ended_at__isnull=True, table_number__gte=first, table_number__lte=last)
         if referee is not None:
             rows = rows.filter(referee_id=getattr(referee, "pk", referee))

@@ -48,5 +48,6 @@ class TableLinkAdmin(ReadOnlyMixin, admin.ModelAdmin):
 
 @admin.register(RefereeAssignment)
 class RefereeAssignmentAdmin(ReadOnlyMixin, admin.ModelAdmin):
-    list_display = ["stage", "table_number", "referee"]
-    list_select_related = ["stage__event", "referee"]
+    list_display = ["event", "table_number", "referee", "assigned_at", "ended_at", "stage"]
+    list_filter = ["event"]
+    list_select_related = ["event", "referee", "stage"]

@@ -50,19 +50,35 @@ class TableLink(models.Model):
 
 
 class RefereeAssignment(models.Model):
-    """A referee with an account may open the tables they are assigned to."""
+    """A referee with an account holds a table of the event — its number, like the table card — from the moment
+    they are assigned until someone changes it: every round, stage and game (Hong Kong seats every game anew,
+    the tables keep their numbers, R8.2). One referee holds a table at a time; a referee may hold several.
 
-    stage = models.ForeignKey(Stage, on_delete=models.PROTECT, related_name="referee_assignments")
+    A change never deletes: the row that ends gets `ended_at`, so the rows of a table are the history of who
+    held it (and the audit log says who changed it). Rows from before assignments lasted the whole event keep
+    the stage they were given for."""
+
+    event = models.ForeignKey(Event, on_delete=models.PROTECT, related_name="referee_assignments")
     table_number = models.PositiveSmallIntegerField(_("table"))
     referee = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+")
+    assigned_at = models.DateTimeField(_("assigned at"), null=True, blank=True)  # empty on converted rows
+    ended_at = models.DateTimeField(_("ended at"), null=True, blank=True)
+    stage = models.ForeignKey(Stage, null=True, blank=True, on_delete=models.PROTECT, related_name="+")
+    # When the referee last asked for a page of this table (to the half minute): the live board's "heard from",
+    # as TableLink.last_contact_at is for the table's card.
+    last_contact_at = models.DateTimeField(null=True, blank=True, editable=False)
 
     class Meta:
+        ordering = ["event", "table_number", "-pk"]
         constraints = [
-            models.UniqueConstraint(fields=["stage", "table_number", "referee"], name="assignment_unique")
+            models.UniqueConstraint(
+                fields=["event", "table_number"], condition=Q(ended_at__isnull=True),
+                name="one_referee_per_event_table",
+            )
         ]
 
     def __str__(self) -> str:
-        return f"{self.stage} – table {self.table_number}: {self.referee}"
+        return f"{self.event} – table {self.table_number}: {self.referee}"
 
 
 class ScoreSheet(models.Model):

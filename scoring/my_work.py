@@ -1,19 +1,20 @@
 """What each person working at a festival has to do now, with direct links: My work.
 
 The organiser sees each event's next step in the flow of the day (DESIGN.md), the chief referee the live
-board, a referee the tables assigned to them, the desk the desk. Everything is read in a fixed number of
+board, a referee the tables they hold (in the round being played), the desk the desk. Everything is read in a fixed number of
 queries, whatever the number of festivals and events.
 """
 
 from dataclasses import dataclass, field
 
-from django.db.models import Count, Prefetch, Q
+from django.db.models import Count, Exists, OuterRef, Prefetch, Q
 from django.urls import reverse
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from tournament.models import Draw, Event, Festival, Registration, StaffRole, Stage
 from tournament.permissions import CHIEF_REFEREE, DESK, ORGANISER, REFEREE, ROLES
+from tournament.services import seating
 from tournament.services.late_places import LatePlaces, late_places
 
 from .models import RefereeAssignment
@@ -83,8 +84,8 @@ def _late_places(event: Event, now) -> LatePlaces:
                        waiting=getattr(event, "waiting_count", None))
 
 
-def my_work(user) -> tuple[list[FestivalWork], list[RefereeAssignment]]:
-    """The user's festivals with their roles and each event's links, and their open table assignments."""
+def my_work(user) -> tuple[list[FestivalWork], list["HeldTable"]]:
+    """The user's festivals with their roles and each event's links, and the tables they hold as a referee."""
     now = timezone.now()
     festivals = Festival.objects.all() if user.is_superuser else Festival.objects.filter(staff_roles__user=user)
     stages = Stage.objects.order_by("number").prefetch_related(
@@ -115,11 +116,46 @@ def my_work(user) -> tuple[list[FestivalWork], list[RefereeAssignment]]:
                 item.links.append(Link(_("Check-in desk"), _event_url("desk", event)))
             events.append(item)
         work.append(FestivalWork(festival=festival, roles=roles, events=events))
-    assignments = []
+    tables = []
     if not user.is_superuser:
-        referee_at = [w.festival.pk for w in work if REFEREE in w.roles]
-        assignments = list(
-            RefereeAssignment.objects.filter(referee=user, stage__closed_at__isnull=True,
-                                             stage__event__festival__in=referee_at)
-            .select_related("stage__event__festival").order_by("stage__event__starts_at", "table_number"))
-    return work, assignments
+        tables = my_tables(user, [w.festival.pk for w in work if REFEREE in w.roles])
+    return work, tables
+
+
+@dataclass(frozen=True)
+class HeldTable:
+    """A table the referee holds, and where it is played now: `stage` is the event's round in play (None before
+    its draw is released, or between rounds); `plays` whether this table has a game in it."""
+
+    assignment: RefereeAssignment
+    stage: Stage | None
+
+    @property
+    def event(self) -> Event:
+        return self.assignment.event
+
+    @property
+    def table_number(self) -> int:
+        return self.assignment.table_number
+
+    @property
+    def plays(self) -> bool:
+        return self.stage is not None and self.table_number in self.stage.seated_tables
+
+    @property
+    def url(self) -> str:
+        """The table's page in the round in play: its games and their sheets."""
+        return reverse("referee-table", kwargs={"stage_id": self.stage.pk, "table": self.table_number})
+
+
+def my_tables(user, festivals: list[int]) -> list[HeldTable]:
+    """The tables the user holds at these festivals, in events not over, each with the round in play; three
+    queries whatever the number of tables and events."""
+    stages = Stage.objects.filter(event=OuterRef("event"))
+    held = list(
+        RefereeAssignment.objects.filter(referee=user, ended_at__isnull=True, event__festival__in=festivals)
+        .exclude(Exists(stages), ~Exists(stages.filter(closed_at__isnull=True)))  # every round closed: over
+        .select_related("event__festival")
+        .order_by("event__starts_at", "event__name", "table_number"))
+    current = seating.current_stages({row.event_id for row in held}, tables={row.table_number for row in held})
+    return [HeldTable(assignment=row, stage=current.get(row.event_id)) for row in held]

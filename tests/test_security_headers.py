@@ -260,7 +260,8 @@ PUBLIC_PAGES = {
 }
 STAFF_PAGES = {
     "manage-home", "manage-festival", "manage-event", "manage-import", "manage-draws", "draw-print",
-    "draw-cards", "board", "board-stage", "board-sheet", "board-correct", "board-links", "board-print", "desk",
+    "draw-cards", "board", "board-stage", "board-sheet", "board-correct", "board-links", "board-print",
+    "board-referees", "desk",
     "desk-search", "desk-counts", "desk-missing", "referee-table", "referee-game", "manage-results",
     "manage-results-print", "conduct", "manage-checkin",
 }

@@ -111,11 +111,11 @@ def test_the_table_the_standings_and_a_players_public_page_are_storable_as_the_w
 
 
 def test_a_signed_in_referees_table_pages_are_storable_as_the_workers_offline_copy():
-    from scoring.services.links import assign_referee
+    from scoring.services.links import assign_tables
 
     stage = released_stage(4)
     referee = make_staff(stage.event.festival, "referee")
-    assign_referee(stage=stage, table_number=1, user=referee, actor=Actor(label="organiser"))
+    assign_tables(event=stage.event, first=1, last=1, referee=referee, actor=Actor(label="organiser"))
     client = Client()
     client.force_login(referee)
     for page in (reverse("referee-table", kwargs={"stage_id": stage.pk, "table": 1}),

@@ -33,6 +33,7 @@ class TableAccess:
     actor: Actor
     via: str
     link: TableLink | None = None
+    assignment: RefereeAssignment | None = None  # the signed-in referee's hold on the table
 
     def _route(self, name: str, **kwargs) -> str:
         if self.link is not None:
@@ -108,16 +109,26 @@ def table_by_link(token: str, user=None) -> TableAccess | LinkRefusal:
                        actor=Actor(user=signed_in, label=link.label), via=link.label, link=link)
 
 
-def may_referee(user, stage: Stage, table_number: int) -> bool:
-    """A referee of the festival assigned to the table for the stage, or the festival's chief referee /
-    organiser (who hold every role). An assignment outlives the role it was given for; access does not."""
+def held_table(user, stage: Stage, table_number: int) -> RefereeAssignment | None:
+    """The user's assignment to the table of the stage's event, if they hold it now (whatever the round)."""
+    if not user.is_authenticated:
+        return None
+    return RefereeAssignment.objects.filter(event_id=stage.event_id, table_number=table_number, referee=user,
+                                            ended_at__isnull=True).first()
+
+
+def may_referee(user, stage: Stage, table_number: int, *, assignment: RefereeAssignment | None = None) -> bool:
+    """A referee of the festival holding the table (its number, in every round of the event), or the festival's
+    chief referee / organiser (who hold every role). An assignment outlives the role it was given for; access
+    does not. `assignment` is the user's `held_table`, when already read."""
     if not user.is_authenticated:
         return False
     festival = stage.event.festival
     if has_role(user, festival, CHIEF_REFEREE):
         return True
-    return (has_role(user, festival, REFEREE)
-            and RefereeAssignment.objects.filter(stage=stage, table_number=table_number, referee=user).exists())
+    if assignment is None:
+        assignment = held_table(user, stage, table_number)
+    return assignment is not None and has_role(user, festival, REFEREE)
 
 
 def table_stage(stage_id: int, table_number: int) -> Stage | None:
@@ -127,8 +138,10 @@ def table_stage(stage_id: int, table_number: int) -> Stage | None:
 
 
 def table_for_user(user, stage: Stage, table_number: int) -> TableAccess | None:
-    """A signed-in referee's way in; None when they may not referee this table."""
-    if not may_referee(user, stage, table_number):
+    """A signed-in referee's way in; None when they may not referee this table. The access carries the user's
+    assignment when they hold the table (their pages then count as the table being heard from)."""
+    assignment = held_table(user, stage, table_number)
+    if not may_referee(user, stage, table_number, assignment=assignment):
         return None
     return TableAccess(stage=stage, table_number=table_number, actor=Actor(user=user),
-                       via=user.get_username())
+                       via=user.get_username(), assignment=assignment)

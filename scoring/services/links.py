@@ -4,7 +4,8 @@ A table link is the long random token printed on the table card and the paper sc
 event and a table number, not to a stage: it opens the table of that number in the event's current stage
 (`seating.current_stage`), so the card printed before round 1 still opens the table in the final (Hong Kong
 keeps its table numbers from game to game, R8.2). It stops working only when it is revoked and replaced.
-Referees with an account open the tables they are assigned to, stage by stage.
+Referees with an account open the tables they hold: a table number of the event, like the card, in every round
+until someone changes it (`assign_tables`, `unassign_tables`).
 Tokens never go into the audit log: the log names the table, not the secret.
 """
 
@@ -14,41 +15,43 @@ from django.contrib.auth import get_user_model
 from django.db import transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
 
-from tournament.models import Event, Stage
+from tournament.formats import table_sizes
+from tournament.models import Event
 from tournament.permissions import REFEREE, has_role
 from tournament.services.audit import Actor, record
 from tournament.services.errors import ServiceError
 from tournament.services.locking import lock_event
-from tournament.services.seating import event_table_numbers, stage_table_numbers
+from tournament.services.seating import event_table_numbers
 
 from ..models import RefereeAssignment, TableLink
 
 CONTACT_GRAIN = timedelta(seconds=30)
 
 
-def heard_from(*, link: TableLink, now=None) -> None:
-    """The table's phone asked for a page: note the time, at most once per CONTACT_GRAIN (the link as loaded
-    says whether it is due, so most requests write nothing). Not an event change: no event lock and no audit
-    record, which every page view of every table would otherwise fill."""
+def heard_from(*, link: TableLink | None = None, assignment: RefereeAssignment | None = None, now=None) -> None:
+    """The table's phone asked for a page — through its card's `link`, or as the referee holding the table
+    (`assignment`): note the time, at most once per CONTACT_GRAIN (the row as loaded says whether it is due, so
+    most requests write nothing). Not an event change: no event lock and no audit record, which every page view
+    of every table would otherwise fill."""
     now = now or timezone.now()
-    if link.last_contact_at is not None and link.last_contact_at > now - CONTACT_GRAIN:
-        return
-    (TableLink.objects.filter(pk=link.pk).exclude(last_contact_at__gt=now - CONTACT_GRAIN)
-     .update(last_contact_at=now))
+    for row in (link, assignment):
+        if row is None or (row.last_contact_at is not None and row.last_contact_at > now - CONTACT_GRAIN):
+            continue
+        (type(row).objects.filter(pk=row.pk).exclude(last_contact_at__gt=now - CONTACT_GRAIN)
+         .update(last_contact_at=now))
+
+
+def last_heard(link: TableLink | None, assignment: RefereeAssignment | None):
+    """When the table was last heard from, by its card or its referee (None: never)."""
+    times = [row.last_contact_at for row in (link, assignment) if row is not None and row.last_contact_at]
+    return max(times, default=None)
 
 
 def live_links(event: Event) -> dict[int, TableLink]:
     """The event's live link of each table number, in one query."""
     return {link.table_number: link for link in TableLink.objects.filter(event=event, revoked_at__isnull=True)}
-
-
-def _open_stage(stage: Stage) -> Stage:
-    lock_event(stage.event_id)
-    stage = Stage.objects.select_related("event__festival").get(pk=stage.pk)
-    if stage.closed_at:
-        raise ServiceError(_("This stage is closed; its referees can no longer be changed."), code="closed")
-    return stage
 
 
 def ensure_links(*, event: Event, actor: Actor) -> list[TableLink]:
@@ -85,36 +88,75 @@ def revoke_link(*, link: TableLink, actor: Actor, now=None) -> TableLink:
     return new
 
 
-def _check_table(stage: Stage, table_number: int) -> None:
-    if table_number not in stage_table_numbers(stage):
-        raise ServiceError(_("There is no such table in this stage."), code="no_table")
+def table_limit(event: Event, numbers: list[int] | None = None) -> int:
+    """The highest table number of the event: of its released seatings (`numbers`, when already read; the first
+    round has the most tables), or before the first release the tables its places would make (R8.1), since
+    referees may be given their tables before the draw."""
+    numbers = event_table_numbers(event) if numbers is None else numbers
+    return max(numbers) if numbers else len(table_sizes(event.capacity))
 
 
-def assign_referee(*, stage: Stage, table_number: int, user, actor: Actor) -> RefereeAssignment:
+def current_referees(event: Event) -> dict[int, RefereeAssignment]:
+    """Who holds each table of the event now, by table number, in one query."""
+    return {row.table_number: row for row in RefereeAssignment.objects.filter(
+        event=event, ended_at__isnull=True).select_related("referee")}
+
+
+def _check_tables(event: Event, first: int, last: int) -> None:
+    if not 1 <= first <= last:
+        raise ServiceError(_("Write the tables from the smaller number to the larger, e.g. 1–8."), code="range")
+    limit = table_limit(event)
+    if last > limit:
+        raise ServiceError(ngettext("There is no table %(table)s: this event has %(count)s table.",
+                                    "There is no table %(table)s: this event has %(count)s tables.", limit)
+                           % {"table": last, "count": limit}, code="no_table")
+
+
+def assign_tables(*, event: Event, first: int, last: int, referee, actor: Actor, now=None) -> dict:
+    """Tables `first` to `last` of the event to one referee of its festival, from now until changed: whoever
+    held one of them before no longer does. Tables the referee already holds stay as they are (sent twice,
+    nothing changes). Returns the tables given and the previous holders ({table: username})."""
+    now = now or timezone.now()
     with transaction.atomic():
-        stage = _open_stage(stage)
-        _check_table(stage, table_number)
-        user = get_user_model().objects.filter(pk=getattr(user, "pk", None)).first()
-        if user is None or not user.is_active or not has_role(user, stage.event.festival, REFEREE):
+        event = lock_event(event)
+        _check_tables(event, first, last)
+        user = get_user_model().objects.filter(pk=getattr(referee, "pk", referee) or None).first()
+        if user is None or not user.is_active or not has_role(user, event.festival, REFEREE):
             raise ServiceError(_("Only a referee of this festival can be assigned to a table."), code="not_referee")
-        assignment, created = RefereeAssignment.objects.get_or_create(
-            stage=stage, table_number=table_number, referee=user
-        )
-        if not created:
-            raise ServiceError(_("This referee is already assigned to this table."), code="assigned")
-        record(actor=actor, action="referee.assigned", target=stage, event=stage.event,
-               after={"table": table_number, "referee": user.get_username()})
-    return assignment
+        held = {row.table_number: row for row in RefereeAssignment.objects.select_for_update(of=("self",)).filter(
+            event=event, ended_at__isnull=True, table_number__gte=first, table_number__lte=last,
+        ).select_related("referee")}
+        replaced = {number: row for number, row in held.items() if row.referee_id != user.pk}
+        given = [number for number in range(first, last + 1) if number not in held or number in replaced]
+        if given:
+            RefereeAssignment.objects.filter(pk__in=[row.pk for row in replaced.values()]).update(ended_at=now)
+            RefereeAssignment.objects.bulk_create([
+                RefereeAssignment(event=event, table_number=number, referee=user, assigned_at=now)
+                for number in given])
+            record(actor=actor, action="referee.assigned", target=event, event=event,
+                   before={"tables": {str(n): row.referee.get_username() for n, row in sorted(replaced.items())}}
+                   if replaced else None,
+                   after={"tables": given, "referee": user.get_username()})
+    return {"tables": given, "replaced": {n: row.referee.get_username() for n, row in replaced.items()},
+            "referee": user}
 
 
-def unassign_referee(*, stage: Stage, table_number: int, user, actor: Actor) -> None:
+def unassign_tables(*, event: Event, first: int, last: int, actor: Actor, referee=None, now=None) -> list[int]:
+    """No referee for tables `first` to `last` any more (only `referee`'s, when given: a page left open does not
+    take away a table someone else has been given since). The ended assignments stay, with when they ended."""
+    now = now or timezone.now()
     with transaction.atomic():
-        lock_event(stage.event_id)
-        assignment = (RefereeAssignment.objects.select_related("referee")
-                      .filter(stage=stage, table_number=table_number, referee_id=getattr(user, "pk", None)).first())
-        if assignment is None:
-            raise ServiceError(_("This referee is not assigned to this table."), code="not_assigned")
-        username = assignment.referee.get_username()
-        assignment.delete()
-        record(actor=actor, action="referee.unassigned", target=stage, event=stage.event,
-               before={"table": table_number, "referee": username})
+        event = lock_event(event)
+        if not 1 <= first <= last:
+            raise ServiceError(_("Write the tables from the smaller number to the larger, e.g. 1–8."), code="range")
+        rows = RefereeAssignment.objects.select_for_update(of=("self",)).filter(
+            event=event, ended_at__isnull=True, table_number__gte=first, table_number__lte=last)
+        if referee is not None:
+            rows = rows.filter(referee_id=getattr(referee, "pk", referee))
+        rows = list(rows.select_related("referee").order_by("table_number"))
+        if not rows:
+            raise ServiceError(_("No referee holds these tables."), code="not_assigned")
+        RefereeAssignment.objects.filter(pk__in=[row.pk for row in rows]).update(ended_at=now)
+        record(actor=actor, action="referee.unassigned", target=event, event=event,
+               before={"tables": {str(row.table_number): row.referee.get_username() for row in rows}})
+    return [row.table_number for row in rows]

@@ -27,7 +27,7 @@ from tournament.services.audit import Actor
 
 from ..games.classic import ruleset_of
 from ..results.actions import set_ranking_points
-from ..services.links import assign_referee
+from ..services.links import assign_tables
 from ..services.progress import close_stage
 from ..services.sheets import confirm_sheet, submit_sheet
 from .play import SEEDS, play, simulate
@@ -136,8 +136,8 @@ def make_live(now: dt.datetime) -> Event | None:
                 confirm_sheet(sheet=sheet, actor=chief, movement_seed=movement_seed, now=at(36, number))
         referee = _demo_user("referee")
         if referee is not None:
-            for number in range(len(tables) - REFEREE_TABLES + 1, len(tables) + 1):
-                assign_referee(stage=stage, table_number=number, user=referee, actor=organiser)
+            assign_tables(event=event, first=len(tables) - REFEREE_TABLES + 1, last=len(tables), referee=referee,
+                          actor=organiser)
     return event
 
 

@@ -19,7 +19,7 @@ from tournament.views.helpers import run_service
 
 from ..forms.board import BoardFilterForm
 from ..models import ScoreSheet
-from ..services.links import live_links
+from ..services.links import current_referees, last_heard, live_links
 from ..services.sheets import clean_sheets_preview, confirm_clean_sheets, confirm_sheet
 from .staff import (
     PENDING,
@@ -66,14 +66,17 @@ def _table_rows(stage: Stage, game: int, draw: Draw | None) -> list[dict]:
         if held is None or (held.status == S.RETURNED and sheet.status in ScoreSheet.LIVE):
             current[sheet.table_number] = sheet
     links = live_links(stage.event)
+    referees = current_referees(stage.event)
     rows = []
     for number, seats in sorted(players.items()):
         sheet = current.get(number)
         state = sheet.status if sheet else PENDING
-        link = links.get(number)
+        link, held = links.get(number), referees.get(number)
+        # Heard from: the table's card or its signed-in referee, whichever asked last.
         rows.append({"number": number, "seats": seats, "sheet": sheet, "state": state,
                      "label": STATE_LABELS[state], "warnings": bool(sheet and sheet.warnings),
-                     "has_link": link is not None, "heard_at": link.last_contact_at if link else None})
+                     "has_link": link is not None, "referee": held.referee if held else None,
+                     "heard_at": last_heard(link, held)})
     return rows
 
 

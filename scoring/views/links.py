@@ -1,29 +1,30 @@
-"""The organiser's table links, QR codes, referee cards, referee assignments and paper score sheets.
+"""The organiser's table links, QR codes, referee cards, who holds each table, and paper score sheets.
 
 A table link is the private address printed on the referee's table card: a referee enters that table's sheets
 with it, without an account (scoring/views/referee.py). Links belong to the event (one card per table for the
-whole event); the pages are reached from a stage, whose seating, referees and paper sheets they show."""
+whole event); the pages are reached from a stage, whose seating and paper sheets they show. Referees hold tables
+for the whole event too: the links page shows who holds each and offers the referees page's forms
+(scoring/views/referees.py)."""
 
 from functools import lru_cache
 
 from django.contrib import messages
-from django.contrib.auth import get_user_model
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import path, reverse
 from django.utils.translation import gettext as _
 from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_POST, require_safe
 
-from tournament.models import Draw, Event, Seat, Stage
-from tournament.permissions import REFEREE, people_with_role
+from tournament.models import Draw, Event, Seat
 from tournament.qr import qr_svg
 from tournament.services import seating
 from tournament.services.audit import Actor
 from tournament.views.helpers import form_errors, run_service
 
-from ..forms.board import LinkForm, RefereeForm, TableForm
-from ..models import RefereeAssignment, TableLink
+from ..forms.board import LinkForm, TableForm
+from ..models import TableLink
 from ..services import links as link_services
+from .referees import referee_context
 from .staff import PREFIX, get_stage, organiser_view, stage_url
 
 
@@ -38,20 +39,8 @@ def entry_url(request, token: str) -> str:
     return request.build_absolute_uri(reverse("referee-link-table", kwargs={"token": token}))
 
 
-def _referees(festival):
-    return list(people_with_role(festival, REFEREE))
-
-
 def _seating_by_table(draw: Draw | None) -> dict[int, list[Seat]]:
     return dict(seating.by_table(seating.seats(draw))) if draw is not None else {}
-
-
-def _assignments(stage: Stage) -> dict[int, list]:
-    assigned: dict[int, list] = {}
-    for assignment in (RefereeAssignment.objects.filter(stage=stage).select_related("referee")
-                       .order_by("table_number", "referee__username")):
-        assigned.setdefault(assignment.table_number, []).append(assignment.referee)
-    return assigned
 
 
 @require_safe
@@ -63,16 +52,16 @@ def links_page(request, event, stage):
     # Hong Kong seats every game anew (R8.2): the referee at a table needs to see who sits there now.
     tables = _seating_by_table(draws[max(draws)] if draws else None)
     live = link_services.live_links(event)
-    assigned = _assignments(stage)
+    referees = referee_context(event)
     rows = []
     for number, seats in sorted(tables.items()):
         link = live.get(number)
         url = entry_url(request, link.token) if link else ""
         rows.append({"number": number, "seats": seats, "link": link, "url": url, "qr": _qr(url) if url else "",
-                     "referees": assigned.get(number, [])})
+                     "assignment": referees["held"].get(number)})
     return render(request, "scoring/board/links.html", {
         "festival": event.festival, "event": event, "stage": stage, "rows": rows,
-        "missing": len(set(seating.event_table_numbers(event)) - set(live)), "referees": _referees(event.festival),
+        "missing": len(set(seating.event_table_numbers(event)) - set(live)), **referees,
     })
 
 
@@ -107,31 +96,6 @@ def revoke(request, event, stage):
                         % {"table": link.table_number})
 
 
-def _referee_change(request, event, stage, service, done):
-    form = RefereeForm(request.POST)
-    if not form.is_valid():
-        return _invalid(request, event, stage, form)
-    user = get_user_model().objects.filter(pk=form.cleaned_data["referee"]).first()
-    table = form.cleaned_data["table"]
-    return _link_action(request, event, stage,
-                        lambda s: service(stage=s, table_number=table, user=user, actor=Actor.of(request)),
-                        done % {"table": table})
-
-
-@require_POST
-@organiser_view
-def assign(request, event, stage):
-    return _referee_change(request, event, stage, link_services.assign_referee,
-                           _("The referee is assigned to table %(table)s."))
-
-
-@require_POST
-@organiser_view
-def unassign(request, event, stage):
-    return _referee_change(request, event, stage, link_services.unassign_referee,
-                           _("The referee is no longer assigned to table %(table)s."))
-
-
 @require_safe
 @never_cache
 @organiser_view
@@ -144,7 +108,8 @@ def print_sheets(request, event, stage):
     by_game = {game: _seating_by_table(draw) for game, draw in _unique(draws).items()}
     first = by_game.get(1, {})
     live = link_services.live_links(event)
-    assigned = _assignments(stage)
+    # Who holds each table now; a closed round's sheet leaves the line to be written by hand.
+    held = link_services.current_referees(event) if not stage.closed_at else {}
     hong_kong = event.format == Event.Format.HONG_KONG
     positions = range(1, 1 + max((len(seats) for seats in first.values()), default=4))
     sheets = []
@@ -161,7 +126,7 @@ def print_sheets(request, event, stage):
             rows.append({"game": game,
                          "seats": [by_position.get(p) for p in positions] if hong_kong else None})
         sheets.append({"number": number, "seats": seats, "rows": rows, "qr": _qr(url, 3) if url else "",
-                       "referees": assigned.get(number, [])})
+                       "referees": [held[number].referee] if number in held else []})
     return render(request, "scoring/board/print.html", {
         "festival": event.festival, "event": event, "stage": stage, "sheets": sheets, "hong_kong": hong_kong,
         "positions": list(positions),
@@ -202,8 +167,6 @@ urlpatterns = [
     path(PREFIX + "links/<int:stage>/", links_page, name="board-links"),
     path(PREFIX + "links/<int:stage>/make/", make_links, name="board-links-make"),
     path(PREFIX + "links/<int:stage>/revoke/", revoke, name="board-links-revoke"),
-    path(PREFIX + "links/<int:stage>/assign/", assign, name="board-links-assign"),
-    path(PREFIX + "links/<int:stage>/unassign/", unassign, name="board-links-unassign"),
     path(PREFIX + "links/<int:stage>/print/", print_sheets, name="board-print"),
     path(PREFIX + "links/cards/", referee_cards, name="board-link-cards"),
 ]

@@ -16,9 +16,9 @@ from ..my_work import my_work
 @require_GET
 @login_required
 def my_work_page(request):
-    festivals, assignments = my_work(request.user)
+    festivals, tables = my_work(request.user)
     return render(request, "scoring/my_work.html", {
-        "festivals": festivals, "assignments": assignments, "invitations": waiting_for(request.user),
+        "festivals": festivals, "tables": tables, "invitations": waiting_for(request.user),
         "may_create_festival": may_organise_festivals(request.user),
     })
 

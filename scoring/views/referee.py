@@ -1,9 +1,12 @@
 """The referee's entry on the phone: a table's games, and one game's score sheet, for every game.
 
 Two ways in reach the same pages: the table's private link (`t/<token>/`, no account: the table of that
-number in the event's current stage) and a signed-in referee's address (`referee/<stage>/<table>/`). Every page works as plain GET/POST forms; htmx adds the
-live check (`…/preview/`), which answers with exactly the judgement the submit will apply. What differs
-between Rummikub and Rummikub Word (the form, the check, the rows) comes from `scoring.games.game_of`.
+number in the event's current stage) and a signed-in referee's address (`referee/<stage>/<table>/`, for the
+referee holding that table number of the event, or the chief referee). Either way in, every page the table's
+phone asks for notes that the table was heard from (the live board shows it). Every page works as plain
+GET/POST forms; htmx adds the live check (`…/preview/`), which answers with exactly the judgement the submit
+will apply. What differs between Rummikub and Rummikub Word (the form, the check, the rows) comes from
+`scoring.games.game_of`.
 """
 
 from functools import wraps
@@ -82,6 +85,8 @@ def by_account(view):
         access = table_for_user(request.user, stage, table)
         if access is None:
             return _refuse(request, permission_denied(request))
+        if access.assignment is not None:  # the table's own referee: the board hears from the table
+            heard_from(assignment=access.assignment)
         return _enter(request, view, access, kwargs)
     return wrapper
 

@@ -35,7 +35,7 @@ from playwright.sync_api import expect
 
 from scoring.models import ScoreSheet, TableLink
 from scoring.services import conduct as conduct_services
-from scoring.services.links import assign_referee, ensure_links
+from scoring.services.links import assign_tables, ensure_links
 from scoring.services.sheets import confirm_sheet, submit_sheet
 from scoring.simulation import simulate
 from scoring.simulation.word import plausible_word_sheet
@@ -125,7 +125,7 @@ def build_world() -> SimpleNamespace:
     stage = released_stage(16, festival=festival, name="Busan open", start=started)
     live = stage.event
     links = {link.table_number: link for link in ensure_links(event=stage.event, actor=organiser_actor)}
-    assign_referee(stage=stage, table_number=3, user=referee, actor=organiser_actor)
+    assign_tables(event=stage.event, first=3, last=3, referee=referee, actor=organiser_actor)
     # Cards that open no table: one replaced by the organiser, one for a table this round does not use.
     replaced = TableLink.objects.create(event=live, table_number=5, revoked_at=now)
     idle = TableLink.objects.create(event=live, table_number=9)
@@ -365,6 +365,7 @@ CASES = [
     Case("confirm-clean-sheets", "chief",
          lambda w: reverse("board-confirm-clean", kwargs=ev(w.live)) + "?stage=1&game=1",
          (("Confirm every clean sheet of game %(game)s", {"game": 1}),)),
+    Case("board-referees", "chief", _live("board-referees"), ("Who referees which table", _name("live"))),
     Case("conduct", "chief", _live("conduct"), ("Conduct",)),
     Case("conduct-preview", "chief", _live("conduct"), ("Before you apply",), then=_preview_disqualification),
     # The organiser.
@@ -581,7 +582,7 @@ def test_page_is_accessible_titled_and_in_its_language(case, world, phones):
 NOT_PAGES = {
     "player-withdraw", "player-enter", "player-public-name", "desk-checkin", "desk-undo", "draw-start", "draw-draft", "draw-swap",
     "draw-release", "draw-unrelease", "board-quick-confirm", "board-confirm", "board-return", "board-lots",
-    "board-close", "board-links-make", "board-links-revoke", "board-links-assign", "board-links-unassign",
+    "board-close", "board-links-make", "board-links-revoke", "board-referees-assign", "board-referees-unassign",
     "results-playoff", "results-lot", "results-points", "conduct-record", "conduct-keep", "manage-checkin",
     "manage-numbers", "manage-late-places", "set_language", "logout",
     "public-standings-live", "public-standings-stage-live", "public-player-live", "public-hall-live",

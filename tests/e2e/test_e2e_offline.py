@@ -13,7 +13,7 @@ import pytest
 from playwright.sync_api import expect
 
 from scoring.models import ScoreSheet
-from scoring.services.links import assign_referee, ensure_links
+from scoring.services.links import assign_tables, ensure_links
 from tests.e2e.conftest import TIMEOUT_MS
 from tests.e2e.offline import (
     QUEUED,
@@ -137,7 +137,8 @@ def test_a_queued_sheet_whose_draw_was_taken_back_meanwhile_never_shows_as_sent(
     one: only the sheet's status, holding this sheet's key, makes it "sent"."""
     stage, link, seats = table
     referee = make_staff(stage.event.festival, "referee")
-    assign_referee(stage=stage, table_number=link.table_number, user=referee, actor=Actor(label="organiser"))
+    assign_tables(event=stage.event, first=link.table_number, last=link.table_number, referee=referee,
+                  actor=Actor(label="organiser"))
     game = server.url("referee-game", stage_id=stage.pk, table=link.table_number, game=1).removeprefix(server.root)
     sign_in(page, referee, next_url=game)
     wait_until_cached(page, game)
@@ -169,7 +170,8 @@ def test_a_queued_sheet_whose_draw_was_taken_back_meanwhile_never_shows_as_sent(
 def test_signing_out_leaves_no_staff_page_in_the_cache(table, page, server, sign_in):
     stage, link, seats = table
     referee = make_staff(stage.event.festival, "referee")
-    assign_referee(stage=stage, table_number=link.table_number, user=referee, actor=Actor(label="organiser"))
+    assign_tables(event=stage.event, first=link.table_number, last=link.table_number, referee=referee,
+                  actor=Actor(label="organiser"))
     own_table = server.url("referee-table", stage_id=stage.pk, table=link.table_number).removeprefix(server.root)
     sign_in(page, referee, next_url=own_table)
     wait_until_cached(page, own_table)

@@ -124,6 +124,7 @@ def test_organisers_run_a_festival_from_an_empty_database_without_django_admin(
     play_round_one(server, organiser, phones, person, shot, event, links)
     close_round_one(server, organiser, shot, event)
     table_one_card_opens_round_two(server, organiser, person, shot, event, links)
+    referees_keep_their_tables_in_round_two(server, phones, shot, event)
 
     admin = sorted({url for url in visited if "/admin/" in url})
     assert not admin, f"the browser asked for Django admin pages: {admin}"
@@ -268,15 +269,16 @@ def draw_round_one_and_assign(server, organiser, shot, event) -> dict[int, str]:
     expect(notice(organiser, "success")).to_contain_text("The first round is ready to be drawn.")
     draw_and_release(organiser, organiser.url, SEEDS[1], 4)  # its release goes through the confirmation page
     links = make_links(organiser, 4)
-    for table, referee in ((1, "ref.one"), (2, "ref.two")):
-        section = organiser.locator(f"section[data-table='{table}']")
-        section.locator("select[name=referee]").select_option(label=referee)
-        section.get_by_role("button", name="Assign").click()
-        expect(notice(organiser, "success")).to_contain_text(f"The referee is assigned to table {table}.")
+    for table, referee in ((1, "ref.one"), (2, "ref.two")):  # one table each: "from 1", the second box empty
+        form = organiser.locator("form[action$='/referees/assign/']")
+        form.get_by_label("From table").fill(str(table))
+        form.locator("select[name=referee]").select_option(label=referee)
+        form.get_by_role("button", name="Assign").click()
+        expect(notice(organiser, "success")).to_contain_text(f"{referee} holds table {table} from now on")
         expect(organiser.locator(f"section[data-table='{table}'] [data-referee='{referee}']")).to_be_visible()
     shot(organiser, "round-1-links-and-referees")
-    assert set(RefereeAssignment.objects.values_list("table_number", "referee__username")) == {
-        (1, "ref.one"), (2, "ref.two")}
+    assert set(RefereeAssignment.objects.filter(ended_at__isnull=True)
+               .values_list("table_number", "referee__username")) == {(1, "ref.one"), (2, "ref.two")}
     return links
 
 
@@ -414,3 +416,15 @@ def table_one_card_opens_round_two(server, organiser, person, shot, event, links
     assert "/stage-2/game/1/" in holder.url
     assert set(seats.values()) == names
     shot(holder, "round-1-card-opens-round-2-table-1")
+
+
+def referees_keep_their_tables_in_round_two(server, phones, shot, event):
+    """Assigned once in round 1, each referee opens their table of round 2 from My work, with no new assignment."""
+    for table in (1, 2):
+        referee = my_work(phones[f"referee-{table}"], server)
+        tables = referee.locator("section[aria-labelledby=my-tables] a")
+        expect(tables).to_have_text(f"Table {table} · Round 2 · {event.name}")
+        tables.click()
+        expect(referee.locator("h1")).to_have_text(f"Table {table}")
+        expect(referee.locator(".sheet-page > p").first).to_contain_text("Round 2")
+        shot(referee, f"round-2-referee-table-{table}")

@@ -45,8 +45,8 @@ def broken_rules() -> dict[str, list]:
         "conduct record in another event's round": list(ConductRecord.objects.filter(stage__isnull=False)
                                                         .exclude(stage__event=F("event")).values_list("pk", flat=True)),
         "referee assigned who may not referee at the festival": [  # organisers and superusers hold every role
-            a.pk for a in RefereeAssignment.objects.select_related("stage__event__festival", "referee")
-            if not has_role(a.referee, a.stage.event.festival, REFEREE)],
+            a.pk for a in RefereeAssignment.objects.filter(ended_at__isnull=True)
+            .select_related("event__festival", "referee") if not has_role(a.referee, a.event.festival, REFEREE)],
     }
 
 

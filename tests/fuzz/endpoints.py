@@ -139,8 +139,10 @@ ENDPOINTS = [
     E("board-close", CONFIRM, ORGANISERS, PLAYING),
     E("board-links-make", {}, ORGANISERS, PLAYING),
     E("board-links-revoke", {"link": "link"}, ORGANISERS, PLAYING),
-    E("board-links-assign", {"table": "table", "referee": "user"}, ORGANISERS, PLAYING),
-    E("board-links-unassign", {"table": "table", "referee": "user"}, ORGANISERS, PLAYING),
+    E("board-referees-assign", {"first": "table", "last": "table", "referee": "user", "stage": "stage_no"}, CHIEFS,
+      PLAYING, idempotent=True),
+    E("board-referees-unassign", {"first": "table", "last": "table", "referee": "user", "stage": "stage_no"}, CHIEFS,
+      PLAYING),
     # --- results and conduct -----------------------------------------------------------------------------
     E("results-playoff", {"place": "place"}, CHIEFS, ("finished", "classic", "other")),
     E("results-lot", {"place": "place"}, CHIEFS, ("finished", "classic", "other")),

@@ -135,7 +135,7 @@ def build_world() -> World:
 
     classic = make_released_stage(16, festival=festival, name="Classic")  # Busan round 1: 4 tables, 3 games
     ensure_links(event=classic.event, actor=SYSTEM)
-    RefereeAssignment.objects.create(stage=classic, table_number=1, referee=users[REFEREE])
+    RefereeAssignment.objects.create(event=classic.event, table_number=1, referee=users[REFEREE])
     sheets = {
         "submitted": _sheet(classic, 1, [0, 10, 20, 30]),
         "confirmed": confirm_sheet(sheet=_sheet(classic, 2, [0, 5, 6, 7]), actor=chief),

@@ -64,7 +64,7 @@ def test_a_link_before_any_release_has_no_game_yet(stage):
 
 def test_assigned_referee_may_open_only_their_table(stage):
     referee = make_staff(stage.event.festival, "referee")
-    RefereeAssignment.objects.create(stage=stage, table_number=1, referee=referee)
+    RefereeAssignment.objects.create(event=stage.event, table_number=1, referee=referee)
     assert may_referee(referee, stage, 1)
     assert not may_referee(referee, stage, 2)
     access = table_for_user(referee, stage, 1)

@@ -82,8 +82,9 @@ def board_routes(stage, sheet):
         ("get", url("board-links", stage, stage=n)),
         ("post", url("board-links-make", stage, stage=n)),
         ("post", url("board-links-revoke", stage, stage=n)),
-        ("post", url("board-links-assign", stage, stage=n)),
-        ("post", url("board-links-unassign", stage, stage=n)),
+        ("get", url("board-referees", stage)),
+        ("post", url("board-referees-assign", stage)),
+        ("post", url("board-referees-unassign", stage)),
         ("get", url("board-print", stage, stage=n)),
         ("get", url("board-link-cards", stage)),
     ]
@@ -207,10 +208,10 @@ def board_queries(client, django_assert_max_num_queries, stage, chief):
     return_sheet(sheet=submit(stage, 3), actor=Actor(user=chief), reason="x")
     submit(stage, 4)
     client.force_login(chief)
-    with django_assert_max_num_queries(12):
+    with django_assert_max_num_queries(13):
         response = client.get(url("board", stage))
     assert response.status_code == 200
-    with django_assert_max_num_queries(12):
+    with django_assert_max_num_queries(13):
         assert client.get(url("board", stage), HTTP_HX_REQUEST="true").status_code == 200
 
 

@@ -96,7 +96,8 @@ def test_the_live_round_has_sheets_for_the_chief_and_tables_for_the_referee(now,
     assert all(url("board-sheet", final, sheet_id=s.pk) in board for s in waiting)
 
     referee = User.objects.get(username="referee")
-    tables = set(RefereeAssignment.objects.filter(referee=referee, stage=stage).values_list("table_number", flat=True))
+    tables = set(RefereeAssignment.objects.filter(referee=referee, event=final, ended_at__isnull=True)
+                 .values_list("table_number", flat=True))
     assert tables and not sheets.filter(table_number__in=tables).exists()
     text = signed_in(client, "referee").get("/manage/").content.decode()
     for table in tables:

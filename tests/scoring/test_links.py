@@ -1,4 +1,4 @@
-"""Private table links, referee assignments, referee cards and paper score sheets: the services and the
+"""Private table links, who referees each table, referee cards and paper score sheets: the services and the
 organiser's pages, with real objects. A link belongs to the event: one card per table, all event long."""
 
 import random
@@ -190,23 +190,24 @@ def test_a_revoked_link_says_so_in_korean_with_410(client, stage):
 def test_only_referees_of_the_festival_are_assigned_to_real_tables(stage):
     festival = stage.event.festival
     referee = make_staff(festival, "referee")
-    assignment = links.assign_referee(stage=stage, table_number=3, user=referee, actor=ACTOR)
-    assert (assignment.table_number, assignment.referee) == (3, referee)
+    given = links.assign_tables(event=stage.event, first=3, last=3, referee=referee, actor=ACTOR)
+    assert given["tables"] == [3] and given["referee"] == referee
     refusals = [
-        dict(table_number=3, user=referee),  # already assigned
-        dict(table_number=9, user=make_staff(festival, "referee")),  # no such table
-        dict(table_number=1, user=make_staff(festival, "desk")),
-        dict(table_number=1, user=make_staff(make_festival(), "referee")),  # another festival's referee
-        dict(table_number=1, user=None),
+        dict(first=9, last=9, referee=make_staff(festival, "referee")),  # no such table
+        dict(first=3, last=1, referee=referee),  # the range the wrong way round
+        dict(first=1, last=1, referee=make_staff(festival, "desk")),
+        dict(first=1, last=1, referee=make_staff(make_festival(), "referee")),  # another festival's referee
+        dict(first=1, last=1, referee=None),
     ]
     for refusal in refusals:
         with pytest.raises(ServiceError):
-            links.assign_referee(stage=stage, actor=ACTOR, **refusal)
+            links.assign_tables(event=stage.event, actor=ACTOR, **refusal)
     assert RefereeAssignment.objects.count() == 1
-    links.unassign_referee(stage=stage, table_number=3, user=referee, actor=ACTOR)
-    assert not RefereeAssignment.objects.exists()
+    assert links.assign_tables(event=stage.event, first=3, last=3, referee=referee, actor=ACTOR)["tables"] == []
+    links.unassign_tables(event=stage.event, first=3, last=3, actor=ACTOR)
+    assert not RefereeAssignment.objects.filter(ended_at__isnull=True).exists()
     with pytest.raises(ServiceError):
-        links.unassign_referee(stage=stage, table_number=3, user=referee, actor=ACTOR)
+        links.unassign_tables(event=stage.event, first=3, last=3, actor=ACTOR)
     assert [e.action for e in AuditEntry.objects.filter(action__startswith="referee.").order_by("id")] == [
         "referee.assigned", "referee.unassigned"]
 
@@ -250,28 +251,35 @@ def test_assign_and_unassign_a_referee_on_the_page(client, stage, organiser):
     client.force_login(organiser)
     html = client.get(url("board-links", stage)).content.decode()
     assert f'value="{referee.pk}">ref-kim<' in html
-    client.post(url("board-links-assign", stage), {"table": 2, "referee": referee.pk})
-    assert RefereeAssignment.objects.filter(stage=stage, table_number=2, referee=referee).exists()
+    client.post(reverse("board-referees-assign", kwargs={"festival": stage.event.festival.slug,
+                                                         "event": stage.event.slug}),
+                {"first": 2, "referee": referee.pk, "stage": stage.number})
+    assert RefereeAssignment.objects.filter(event=stage.event, table_number=2, referee=referee).exists()
     html = client.get(url("board-links", stage)).content.decode()
-    assert 'data-referee="ref-kim"' in html
-    client.post(url("board-links-unassign", stage), {"table": 2, "referee": referee.pk})
-    assert not RefereeAssignment.objects.exists()
+    assert 'data-referee="ref-kim"' in html.split('data-table="2"')[1].split("</section>")[0]
+    client.post(reverse("board-referees-unassign", kwargs={"festival": stage.event.festival.slug,
+                                                           "event": stage.event.slug}),
+                {"first": 2, "referee": referee.pk, "stage": stage.number})
+    assert not RefereeAssignment.objects.filter(ended_at__isnull=True).exists()
 
 
 def test_bad_input_on_the_links_page_changes_nothing_and_never_errors(client, stage, organiser):
     desk = make_staff(stage.event.festival, "desk")
     links.ensure_links(event=stage.event, actor=ACTOR)
     client.force_login(organiser)
-    hostile = [{}, {"table": "abc", "referee": "1e309"}, {"table": 99999999999999999999, "referee": desk.pk},
-               {"table": 1, "referee": desk.pk}, {"table": 77, "referee": organiser.pk}, {"link": "\x00"},
-               {"link": -1}, {"link": 2**70}]
+    hostile = [{}, {"table": "abc", "referee": "1e309"}, {"first": 99999999999999999999, "referee": desk.pk},
+               {"first": 1, "referee": desk.pk}, {"first": 77, "referee": organiser.pk}, {"link": "\x00"},
+               {"link": -1}, {"link": 2**70}, {"first": 1, "stage": "../../"}]
+    event_kwargs = {"festival": stage.event.festival.slug, "event": stage.event.slug}
+    paths = [url("board-links-revoke", stage), reverse("board-referees-assign", kwargs=event_kwargs),
+             reverse("board-referees-unassign", kwargs=event_kwargs)]
     for data in hostile:
-        for name in ("board-links-assign", "board-links-unassign", "board-links-revoke"):
-            response = client.post(url(name, stage), data, follow=True)
-            assert response.status_code in (200, 404), (name, data)
+        for path in paths:
+            response = client.post(path, data, follow=True)
+            assert response.status_code in (200, 404), (path, data)
     assert not RefereeAssignment.objects.exists()
     assert not TableLink.objects.filter(revoked_at__isnull=False).exists()
-    response = client.post(url("board-links-assign", stage), {"table": 1, "referee": desk.pk}, follow=True)
+    response = client.post(paths[1], {"first": 1, "referee": desk.pk}, follow=True)
     assert "Only a referee of this festival" in response.content.decode()
 
 
@@ -283,7 +291,7 @@ def test_closed_stage_links_page_says_the_links_open_the_round_being_played(clie
     client.force_login(organiser)
     html = client.get(url("board-links", stage)).content.decode()
     assert link.token in html and "now open the tables of the round being played" in html
-    assert 'name="referee"' not in html  # its referees can no longer be changed
+    assert 'name="referee"' in html  # referees hold tables for the event: they can be changed in any round
     # The closed round's paper sheets are for the record: no QR code that would open another round.
     assert "<svg" not in client.get(url("board-print", stage)).content.decode()
 
@@ -292,7 +300,7 @@ def links_page_queries(client, django_assert_max_num_queries, stage):
     organiser = make_staff(stage.event.festival, "organiser")
     referee = make_staff(stage.event.festival, "referee")
     links.ensure_links(event=stage.event, actor=ACTOR)
-    links.assign_referee(stage=stage, table_number=1, user=referee, actor=ACTOR)
+    links.assign_tables(event=stage.event, first=1, last=1, referee=referee, actor=ACTOR)
     client.force_login(organiser)
     for name in ("board-links", "board-print"):
         with django_assert_max_num_queries(12):
@@ -318,7 +326,7 @@ def test_links_cards_and_print_pages_query_count_with_128_tables_is_the_same(cli
 def test_paper_sheet_has_the_hong_kong_layout_with_names_games_signature_and_entry_qr(client, stage, organiser):
     made = links.ensure_links(event=stage.event, actor=ACTOR)
     referee = make_staff(stage.event.festival, "referee", username="ref-lee")
-    links.assign_referee(stage=stage, table_number=2, user=referee, actor=ACTOR)
+    links.assign_tables(event=stage.event, first=2, last=2, referee=referee, actor=ACTOR)
     client.force_login(organiser)
     html = client.get(url("board-print", stage)).content.decode()
     assert html.count('class="score-sheet"') == 4 and "scoresheet.css" in html
@@ -366,6 +374,7 @@ def test_admin_is_read_only_and_never_shows_link_tokens(client, stage):
     detail = client.get(reverse("admin:scoring_tablelink_change", args=[link.pk]))
     assert detail.status_code == 200 and link.token not in detail.content.decode()
     assert client.get(reverse("admin:scoring_scoresheet_changelist")).status_code == 200
+    assert client.get(reverse("admin:scoring_refereeassignment_changelist")).status_code == 200
     assert client.get(reverse("admin:scoring_tablelink_add")).status_code == 403
     assert client.post(reverse("admin:scoring_tablelink_delete", args=[link.pk]), {"post": "yes"}).status_code == 403
     assert TableLink.objects.filter(pk=link.pk).exists()

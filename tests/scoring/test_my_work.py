@@ -34,9 +34,9 @@ def event_url(name, event, **kwargs):
     return reverse(name, kwargs={"festival": event.festival.slug, "event": event.slug, **kwargs})
 
 
-def test_a_referee_sees_the_tables_assigned_to_them_and_nothing_of_a_closed_stage(client, stage):
+def test_a_referee_sees_the_tables_they_hold_and_nothing_of_an_event_that_is_over(client, stage):
     referee = make_staff(stage.event.festival, "referee")
-    RefereeAssignment.objects.create(stage=stage, table_number=2, referee=referee)
+    RefereeAssignment.objects.create(event=stage.event, table_number=2, referee=referee)
     text = page(client, referee)
     table = reverse("referee-table", kwargs={"stage_id": stage.pk, "table": 2})
     assert table in text and "Table 2 · Round 1" in text
@@ -117,12 +117,12 @@ def test_my_work_costs_the_same_queries_for_one_event_or_many(client, db, events
     for _ in range(events - 1):
         stage = released_stage(8)
         Event.objects.filter(pk=stage.event.pk).update(festival=festival)
-        RefereeAssignment.objects.create(stage=stage, table_number=1, referee=person)
+        RefereeAssignment.objects.create(event=stage.event, table_number=1, referee=person)
         inviting = make_festival()  # invitations waiting for this account's answer, each from its own festival
         invite(festival=inviting, identifier=person.username, role="desk",
                actor=Actor(user=make_staff(inviting, "organiser")))
     client.force_login(person)
-    with django_assert_max_num_queries(11):
+    with django_assert_max_num_queries(13):
         response = client.get(HOME)
     assert response.status_code == 200 and response.content.decode().count("Follow Round 1 and close it") == events
     assert response.content.decode().count("invites you to work there") == events - 1

@@ -85,12 +85,12 @@ def test_the_status_follows_a_sheet_from_sent_to_confirmed_or_returned_with_its_
 
 
 def test_a_signed_in_referees_table_has_a_status_but_no_app_of_its_own(stage):
-    from scoring.services.links import assign_referee
+    from scoring.services.links import assign_tables
     from tests.factories import make_staff
     from tournament.services.audit import Actor
 
     referee = make_staff(stage.event.festival, "referee")
-    assign_referee(stage=stage, table_number=1, user=referee, actor=Actor(label="organiser"))
+    assign_tables(event=stage.event, first=1, last=1, referee=referee, actor=Actor(label="organiser"))
     client = Client()
     client.force_login(referee)
     page = client.get(f"/referee/{stage.pk}/1/").content.decode()

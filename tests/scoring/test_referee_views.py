@@ -126,7 +126,7 @@ def test_another_tables_link_cannot_enter_this_tables_players(client, stage, lin
 
 def test_signed_in_referee_assigned_to_the_table_may_enter_it(client, stage):
     referee = make_staff(stage.event.festival, "referee")
-    RefereeAssignment.objects.create(stage=stage, table_number=1, referee=referee)
+    RefereeAssignment.objects.create(event=stage.event, table_number=1, referee=referee)
     client.force_login(referee)
     assert client.get(f"/referee/{stage.pk}/1/").status_code == 200
     assert client.get(f"/referee/{stage.pk}/1/game/1/").status_code == 200
@@ -141,7 +141,7 @@ def test_signed_in_referee_assigned_to_the_table_may_enter_it(client, stage):
 def test_a_referee_whose_role_ended_may_no_longer_enter_the_assigned_table(client, stage, removed):
     """The assignment stays on record, but access ends with the role, even for someone who keeps another role."""
     referee = make_staff(stage.event.festival, "referee")
-    RefereeAssignment.objects.create(stage=stage, table_number=1, referee=referee)
+    RefereeAssignment.objects.create(event=stage.event, table_number=1, referee=referee)
     client.force_login(referee)
     assert client.get(f"/referee/{stage.pk}/1/game/1/").status_code == 200
     if removed == "kept the desk role":

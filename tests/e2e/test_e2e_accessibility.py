@@ -580,7 +580,8 @@ def test_page_is_accessible_titled_and_in_its_language(case, world, phones):
 # Routes that are not pages a person reads: actions (POST, then back to a page checked here), htmx
 # fragments swapped into pages checked here, and downloads (exports, the public API, the clock's JSON).
 NOT_PAGES = {
-    "player-withdraw", "player-enter", "player-public-name", "desk-checkin", "desk-undo", "draw-start", "draw-draft", "draw-swap",
+    "player-withdraw", "player-enter", "player-public-name", "player-results-to-ranking", "desk-checkin", "desk-undo",
+    "draw-start", "draw-draft", "draw-swap",
     "draw-release", "draw-unrelease", "board-quick-confirm", "board-confirm", "board-return", "board-lots",
     "board-close", "board-links-make", "board-links-revoke", "board-referees-assign", "board-referees-unassign",
     "results-playoff", "results-lot", "results-points", "conduct-record", "conduct-keep", "manage-checkin",
@@ -588,6 +589,7 @@ NOT_PAGES = {
     "public-standings-live", "public-standings-stage-live", "public-player-live", "public-hall-live",
     "desk-search", "desk-counts", "referee-link-preview", "referee-preview", "board-correct-check",
     "round-clock", "manage-export", "event-export-json", "event-export-standings", "event-export-results",
+    "event-export-ranking",
     "api-event", "api-standings", "api-draw", "api-player",
     "manage-staff-add", "manage-staff-remove", "manage-staff-link",  # POSTs (the link page answers one)
     "manage-staff-renew", "manage-staff-withdraw", "staff-invitation-answer",

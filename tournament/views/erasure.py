@@ -13,12 +13,14 @@ from django.views.decorators.cache import never_cache
 
 from ..forms.registration import EraseMyDataForm
 from ..services.erasure import erase_player
-from .player import player_actor, player_from_token
+from .player import player_actor, player_from_token, refused_to_staff
 
 
 @never_cache
 def player_erase(request, token):
     player = player_from_token(token)
+    if refused_to_staff(request, player):
+        return redirect(player.get_absolute_url())
     now = timezone.now()
     registrations = list(player.registrations.select_related("event").order_by("event__starts_at", "pk"))
     withdrawing = [r for r in registrations if r.is_active and r.event.starts_at > now]

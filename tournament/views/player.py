@@ -52,6 +52,17 @@ def _actor(request) -> Actor:
     return actor if actor.user else Actor(label=PLAYER_LINK)
 
 
+def refused_to_staff(request, player: Player) -> bool:
+    """A desk phone that scanned a player's code must not make the player's own choices (their public name,
+    their results given to a ranking body, erasing their data): said, and nothing changes. The player makes
+    them on their own phone."""
+    if not has_role(request.user, player.festival, DESK):
+        return False
+    messages.error(request, _("These are the player's own choices: they make them on their own phone. Nothing was "
+                              "changed."))
+    return True
+
+
 # For the views of the personal page kept in other modules (erasing one's data, downloading it).
 player_from_token, player_actor = _player, _actor
 
@@ -90,6 +101,9 @@ def player_page(request, token):
         # Out of the event: the seat of a round already played would send them to a table in vain.
         out = registration.standing is not None and registration.standing.out
         registration.seat = None if out else seats.get(registration.pk)
+        # Still to play: a player out of the event, or of a finished one, has nothing to withdraw from.
+        registration.still_to_play = (registration.is_active and not out and now < registration.event.ends_at
+                                      and not (registration.standing is not None and registration.standing.final))
         # The service refuses a checked-in player's withdrawal (the desk handles it): do not offer it.
         registration.can_withdraw = (registration.is_active and not registration.is_checked_in
                                      and registration.event.withdrawal_is_open(now))

@@ -11,12 +11,14 @@ from ..forms.public_name import MaskedNameForm, RankingAgreementForm
 from ..services.errors import ServiceError
 from ..services.public_name import set_shown_masked
 from ..services.ranking_consent import set_results_to_ranking
-from .player import _actor, _player
+from .player import _actor, _player, refused_to_staff
 
 
 def public_name(request, token):
     player = _player(token)
     if request.method != "POST":
+        return redirect(player.get_absolute_url())
+    if refused_to_staff(request, player):
         return redirect(player.get_absolute_url())
     form = MaskedNameForm(request.POST)
     if not form.is_valid():
@@ -32,6 +34,8 @@ def public_name(request, token):
 def results_to_ranking(request, token):
     player = _player(token)
     if request.method != "POST":
+        return redirect(player.get_absolute_url())
+    if refused_to_staff(request, player):
         return redirect(player.get_absolute_url())
     form = RankingAgreementForm(request.POST)
     if not form.is_valid():

@@ -87,6 +87,10 @@ def manage_festival(request, festival):
 def manage_event(request, event):
     counts = Registration.objects.filter(event=event).aggregate(**_counts())
     now = timezone.now()
+    counts["places_taken"] = event.places_held(registered=counts["registered_count"],
+                                               checked_in=counts["checked_in_count"], now=now)
+    closed = event.checkin_has_closed(now)
+    counts["absent_count"] = counts["registered_count"] - counts["checked_in_count"] if closed else 0
     # htmx asks for one part of the page by its id (HX-Target); everyone else gets the whole page.
     part = request.htmx.target if request.htmx else None
     if part == "event-counts":

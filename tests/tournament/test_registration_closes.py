@@ -60,7 +60,7 @@ def register_url(event) -> str:
 
 def places_line(html: str) -> str:
     """The text of every "N of M places taken" on a page."""
-    return " | ".join(re.findall(r"\d+ of \d+ places taken", html))
+    return " | ".join(re.findall(r"\d+ of \d+ places taken(?: by players checked in)?", html))
 
 
 # --- the service ---------------------------------------------------------------------------------------------
@@ -169,8 +169,8 @@ def late_places_given():
 
 def test_after_late_places_the_public_pages_count_the_players_holding_the_places(client):
     event = late_places_given()
-    assert places_line(page(client, event.get_absolute_url())) == "4 of 4 places taken"
-    assert places_line(page(client, event.festival.get_absolute_url())) == "4 of 4 places taken"
+    assert places_line(page(client, event.get_absolute_url())) == "4 of 4 places taken by players checked in"
+    assert places_line(page(client, event.festival.get_absolute_url())) == "4 of 4 places taken by players checked in"
 
 
 def test_after_late_places_the_organiser_s_pages_count_the_players_holding_the_places(client):
@@ -203,8 +203,9 @@ def test_a_finished_event_s_public_page_offers_no_registration_nor_the_waiting_l
         make_registration(event)
     html = page(client, event.get_absolute_url())
     assert register_url(event) not in html and "waiting list" not in html
-    assert places_line(html) == "16 of 16 places taken"
-    assert places_line(page(client, event.festival.get_absolute_url())) == "16 of 16 places taken"
+    held = "16 of 16 places taken by players checked in"
+    assert places_line(html) == held
+    assert places_line(page(client, event.festival.get_absolute_url())) == held
     response = client.post(register_url(event), {"name": "새참가자", "contact": "new@example.kr",
                                                   "birth_year": "2001", "agree": "on", "notice_version": "1"})
     assert response.status_code == 200

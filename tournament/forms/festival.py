@@ -13,6 +13,7 @@ from django import forms
 from django.conf import settings
 from django.core.exceptions import ValidationError
 from django.utils import timezone
+from django.utils.formats import date_format
 from django.utils.translation import gettext_lazy as _
 
 from ..models import Event, Festival
@@ -369,8 +370,10 @@ class EventForm(forms.Form):
             where = FORM_FIELD.get(name, name)
             self.add_error(where if where in self.fields else None, message)
         if past:
-            self.add_error(None, _("Some times are in the past: players could not register or withdraw as these "
-                                   "times say. Correct them, or confirm below that they are meant."))
+            now = date_format(timezone.localtime(timezone.now(), self.festival.tzinfo), "SHORT_DATETIME_FORMAT")
+            self.add_error(None, _("Some times are in the past (it is now %(now)s): players could not register or "
+                                   "withdraw as these times say. Correct them, or confirm below that they are "
+                                   "meant.") % {"now": now})
             self.past_refused = True
 
     @property

@@ -314,8 +314,7 @@ def _order_errors(event: Event, changed) -> dict[str, str]:
 
 def _past_errors(event: Event, changed, now: dt.datetime) -> dict[str, str]:
     """The times set (`changed`) that have already passed."""
-    message = _("This time has already passed (it is now %(now)s).") % {
-        "now": date_format(timezone.localtime(now, event.festival.tzinfo), "SHORT_DATETIME_FORMAT")}
+    message = _("This time has already passed.")
     return {name: message for name in FUTURE_TIMES
             if name in changed and getattr(event, name) and getattr(event, name) < _minute(now)}
 

@@ -9,8 +9,12 @@ any of it afterwards; nothing here is a rule of play.
   wins, then average points. Arrival 09:50, briefing 10:10 (check-in closes), play 10:20 (R9).
 - *Rummikub Word* (R10): the elimination plan with Word's game; check-in 13:30–14:00, play from 14:00.
 
-Registration opens now and closes at the end of the day before; the withdrawal deadline is the end of the day
-two days before (R9: Busan's "by Thursday" before the Saturday).
+Proposals start from now: the preset's start on the first festival day still to come, else (the festival's
+last day is today) from the next half hour. Registration opens now and closes at the end of the day before;
+the withdrawal deadline is the end of the day two days before (R9: Busan's "by Thursday" before the
+Saturday). A deadline that would already have passed moves to when check-in closes, the latest registration
+can close (`Event.registration_is_open`). A festival whose days are all over keeps the preset's times: saving
+times in the past asks the organiser to confirm them (services.festivals).
 """
 
 import datetime as dt
@@ -126,18 +130,57 @@ def day_times(*, format: str, day: dt.date, start: dt.time, tz, stage_games, fin
     return values
 
 
-def deadlines(*, day: dt.date, tz, now: dt.datetime, ends_at: dt.datetime) -> dict:
-    """Registration from now until the end of the day before; withdrawal until the end of two days before."""
-    opens = now.replace(second=0, microsecond=0)
+# A start proposed from now leaves at least this long before check-in opens, and falls on the half hour.
+LEAD = dt.timedelta(minutes=10)
+STEP_MINUTES = 30
+
+
+def upcoming(*, days, start: dt.time, checkin_minutes: int, tz, now: dt.datetime) -> tuple[dt.date, dt.time]:
+    """The day and start to propose: the first of `days` (in order) on which check-in, opening `checkin_minutes`
+    before `start`, is still to come; else, when today is one of `days`, today from the next half hour (with
+    check-in before it); else the first day at `start` (all of them are over: an event of the past)."""
+    days = list(days)
+    before = dt.timedelta(minutes=checkin_minutes)
+    for day in days:
+        if at(day, start, tz) - before > now:
+            return day, start
+    local = timezone.localtime(now, tz)
+    if local.date() in days:
+        soon = (local + LEAD).replace(second=0, microsecond=0)
+        opens = soon + dt.timedelta(minutes=-soon.minute % STEP_MINUTES)
+        starts = opens + before
+        if starts.date() == local.date():
+            return local.date(), starts.time()
+    return days[0], start
+
+
+def deadlines(*, day: dt.date, tz, now: dt.datetime, checkin_closes_at: dt.datetime,
+              starts_at: dt.datetime, opens: dt.datetime | None = None) -> dict:
+    """Registration from now (or `opens`) until the end of the day before; withdrawal until the end of two days
+    before. One that would be over already (an event today or tomorrow) is check-in's close instead, and
+    withdrawal is never after play starts."""
+    opens = opens or now.replace(second=0, microsecond=0)
+    since = max(opens, now)
     closes = at(day - dt.timedelta(days=1), dt.time(23, 59), tz)
-    if closes <= opens:  # an event planned for today or tomorrow: registration runs until it ends
-        closes = max(ends_at, opens + dt.timedelta(hours=1))
+    if closes <= since or closes > checkin_closes_at:
+        closes = checkin_closes_at
+    if closes <= opens:  # an event already held (entered afterwards): registration ran before it
+        opens = closes - dt.timedelta(days=30)
+    withdrawal = at(day - dt.timedelta(days=2), dt.time(23, 59), tz)
+    if withdrawal <= since:
+        withdrawal = closes
     return {"registration_opens_at": opens, "registration_closes_at": closes,
-            "withdrawal_deadline": at(day - dt.timedelta(days=2), dt.time(23, 59), tz)}
+            "withdrawal_deadline": min(withdrawal, starts_at)}
 
 
-def event_values(preset: Preset, *, day: dt.date, tz, now: dt.datetime, players: int | None = None) -> dict:
-    """Every model value of a new event from the preset, on `day` in the festival's time zone `tz`."""
+def festival_days(first: dt.date, last: dt.date) -> list[dt.date]:
+    return [first + dt.timedelta(days=n) for n in range((last - first).days + 1)]
+
+
+def event_values(preset: Preset, *, days, tz, now: dt.datetime, players: int | None = None) -> dict:
+    """Every model value of a new event from the preset, on the first of `days` (the festival's, in the
+    festival's time zone `tz`) it can still be held from `now` (`upcoming`)."""
+    day, start = upcoming(days=days, start=preset.start, checkin_minutes=preset.checkin_minutes, tz=tz, now=now)
     players = players or preset.capacity
     stage_games = proposed_stage_games(players, preset.games)
     values = {
@@ -150,7 +193,8 @@ def event_values(preset: Preset, *, day: dt.date, tz, now: dt.datetime, players:
         "avoid_same_affiliation": True, "avoid_repeat_opponents": True, "spread_seeds": True,
         "walk_ins": True,
     }
-    values |= day_times(format=preset.format, day=day, start=preset.start, tz=tz, stage_games=stage_games,
+    values |= day_times(format=preset.format, day=day, start=start, tz=tz, stage_games=stage_games,
                         final_games=1, rotation_games=preset.games)
-    values |= deadlines(day=day, tz=tz, now=now, ends_at=values["ends_at"])
+    values |= deadlines(day=day, tz=tz, now=now, checkin_closes_at=values["checkin_closes_at"],
+                        starts_at=values["starts_at"])
     return values

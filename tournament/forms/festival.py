@@ -13,6 +13,7 @@ from django import forms
 from django.conf import settings
 from django.core.exceptions import ValidationError
 from django.utils import timezone
+from django.utils.formats import date_format
 from django.utils.translation import gettext_lazy as _
 
 from ..models import Event, Festival
@@ -21,10 +22,13 @@ from ..presets import (
     MAX_PLAYERS,
     PRESETS,
     day_times,
+    deadlines,
     event_values,
+    festival_days,
     plan_line,
     preset_for_format,
     proposed_stage_games,
+    upcoming,
 )
 from ..services.festivals import DAY, EVENT_FIELDS, event_slug_taken, festival_slug_taken, free_slug
 from .fields import FestivalMomentField, as_text, festival_moment, validate_visible_name
@@ -271,6 +275,10 @@ class EventForm(forms.Form):
     avoid_repeat_opponents = _checkbox("avoid_repeat_opponents")
     spread_seeds = _checkbox("spread_seeds")
     walk_ins = _checkbox("walk_ins")
+    # Shown only once saving was refused for times already past (services.festivals): ticked, they are saved.
+    past_confirmed = forms.BooleanField(
+        label=_("These times are in the past on purpose (an event that has already taken place): save them."),
+        required=False)
 
     def __init__(self, *args, festival: Festival, event: Event | None = None, locked: dict | None = None,
                  **kwargs):
@@ -288,7 +296,8 @@ class EventForm(forms.Form):
     @classmethod
     def initial_for_preset(cls, key: str, festival: Festival, now=None) -> dict:
         preset = PRESETS[key]
-        values = event_values(preset, day=festival.starts_on, tz=festival.tzinfo, now=now or timezone.now())
+        values = event_values(preset, days=festival_days(festival.starts_on, festival.ends_on), tz=festival.tzinfo,
+                              now=now or timezone.now())
         if festival.guardian_age >= ADULT:
             # Every pupil registers with a guardian's consent (a Hong Kong school competition): children's
             # names are masked on public pages unless the organiser chooses otherwise.
@@ -351,11 +360,26 @@ class EventForm(forms.Form):
     def values(self) -> dict:
         return {name: self.cleaned_data[name] for name in EVENT_FIELDS}
 
-    def refuse(self, errors: dict) -> None:
-        """Show a service's refusals (by model field) at the form's fields."""
+    def confirmed_past(self) -> bool:
+        return bool(self.cleaned_data.get("past_confirmed"))
+
+    def refuse(self, errors: dict, past=()) -> None:
+        """Show a service's refusals (by model field) at the form's fields; `past`: the fields refused only for
+        lying in the past, which the organiser may confirm."""
         for name, message in errors.items():
             where = FORM_FIELD.get(name, name)
             self.add_error(where if where in self.fields else None, message)
+        if past:
+            now = date_format(timezone.localtime(timezone.now(), self.festival.tzinfo), "SHORT_DATETIME_FORMAT")
+            self.add_error(None, _("Some times are in the past (it is now %(now)s): players could not register or "
+                                   "withdraw as these times say. Correct them, or confirm below that they are "
+                                   "meant.") % {"now": now})
+            self.past_refused = True
+
+    @property
+    def asks_past_confirmation(self) -> bool:
+        """Whether the page shows the box that confirms times in the past (refused for them, or ticked)."""
+        return getattr(self, "past_refused", False) or bool(self.is_bound and self._parsed("past_confirmed"))
 
     # --- the plan, and proposing it again ---
 
@@ -384,9 +408,15 @@ class EventForm(forms.Form):
                          stage_games=self.current("stage_games") or (), final_games=self.current("final_games") or 1,
                          rotation_games=self.current("rotation_games") or 3)
 
-    def proposal(self) -> dict:
+    def proposal(self, now=None) -> dict:
         """The typed values with the plan and the day's times proposed again from the expected players and the
-        start time (the "Propose" button: no JavaScript needed). Unreadable values are kept as typed."""
+        start time (the "Propose" button: no JavaScript needed). Unreadable values are kept as typed.
+
+        Proposals start from `now`: a start on today whose check-in has already opened moves to the next half
+        hour (`passed_start` keeps the one typed, for the page to say so), and registration's close and the
+        withdrawal deadline are proposed again for the day (presets.deadlines), never already over."""
+        now = now or timezone.now()
+        tz = self.festival.tzinfo
         data = {name: self[name].value() for name in self.fields}
         format = self._parsed("format") or Event.Format.BUSAN
         preset = preset_for_format(format, self._parsed("game"))
@@ -395,10 +425,20 @@ class EventForm(forms.Form):
         stage_games = proposed_stage_games(players, games) if format == Event.Format.BUSAN else (
             self._parsed("stage_games") or [preset.games])
         final_games, rotation_games = self._parsed("final_games") or 1, self._parsed("rotation_games") or preset.games
-        day, start = self._parsed("day") or self.festival.starts_on, self._parsed("starts") or preset.start
-        times = day_times(format=format, day=day, start=start, tz=self.festival.tzinfo, stage_games=stage_games,
+        typed_day, typed_start = self._parsed("day") or self.festival.starts_on, self._parsed("starts") or preset.start
+        day, start = upcoming(days=[typed_day], start=typed_start, checkin_minutes=preset.checkin_minutes, tz=tz,
+                              now=now)
+        self.passed_start = typed_start if (day, start) != (typed_day, typed_start) else None
+        times = day_times(format=format, day=day, start=start, tz=tz, stage_games=stage_games,
                           final_games=final_games, rotation_games=rotation_games)
         data.update(expected_players=players, stage_games=as_text(stage_games), day=day)
         for name, model_name in TIMES.items():
-            data[name] = timezone.localtime(times[model_name], self.festival.tzinfo).time()
+            data[name] = timezone.localtime(times[model_name], tz).time()
+        try:
+            dates = deadlines(day=day, tz=tz, now=now, checkin_closes_at=times["checkin_closes_at"],
+                              starts_at=times["starts_at"], opens=self._parsed("registration_opens_at"))
+        except (OverflowError, ValueError):  # a day at the very end of the calendar: kept as typed
+            return data
+        for name in MOMENTS:
+            data[name] = timezone.localtime(dates[name], tz)
         return data

@@ -238,8 +238,32 @@ class Event(models.Model):
         return self.starts_at < other.ends_at and other.starts_at < self.ends_at
 
     def registration_is_open(self, now=None) -> bool:
+        """Between registration's opening and closing, and never once check-in has closed (R9: nobody is
+        admitted after it), whatever the closing time says."""
         now = now or timezone.now()
-        return self.registration_opens_at <= now < self.registration_closes_at
+        return self.registration_opens_at <= now < self.registration_closes_at and not self.checkin_has_closed(now)
+
+    @property
+    def registration_ends_at(self):
+        """When registration closes by the schedule: its own closing time, or check-in's if that comes first."""
+        return min(self.registration_closes_at, self.checkin_closes_at)
+
+    def places_held(self, *, registered: int, checked_in: int, now=None) -> int:
+        """How many places are taken: by the registered players until check-in closes, then by the players
+        checked in. A registered player who did not come has lost the place (R9), which may have gone to a
+        waiting-list player in the hall (a late place): counting both would be more than the places."""
+        return min(checked_in if self.checkin_has_closed(now) else registered, self.capacity)
+
+    @property
+    def places_taken(self) -> int:
+        """`places_held` from the counts a list of events is annotated with (`registered_count`,
+        `checked_in_count`: tournament.views.helpers.with_counts, the organiser's festival page)."""
+        return self.places_held(registered=self.registered_count, checked_in=self.checked_in_count)
+
+    @property
+    def absent_count(self) -> int:
+        """Registered players who did not check in, once check-in has closed (from the annotated counts)."""
+        return self.registered_count - self.checked_in_count if self.checkin_has_closed() else 0
 
     def withdrawal_is_open(self, now=None) -> bool:
         now = now or timezone.now()

@@ -4,6 +4,12 @@ One function per use case. Each checks what only the database knows (a short nam
 name used twice, places already given, an event that has started, a timetable that no longer fits) and
 refuses with a message per field (`FieldsRefused`); forms check the shape of the input before.
 
+An event's times come in R9's order — registration opens before the withdrawal deadline, which comes no later
+than play starts; registration closes by the time check-in closes (`Event.registration_is_open`) — and a
+time already past is saved only when the organiser confirms it (`past_confirmed`: an event entered after it
+took place). Only the times being set are checked: an event imported or loaded with odd or past times (a file,
+the demo) keeps them while other details change, so a finished event can still be renamed.
+
 Once an event has started (its first stage exists: `draws.start_event`), the values that decide results —
 the game, the format, the rules, the stage plan, the standings order — are refused; everything else may still
 change (a later end, another hall, what the public sees). Every change is in the audit log with the changed
@@ -54,12 +60,20 @@ MOVING_TIMES = ("starts_at", "ends_at", "registration_opens_at", "registration_c
 DAY = "day"  # the error key of an event day outside the festival's days (forms show it at the day)
 
 
-class FieldsRefused(ServiceError):
-    """Refused, with the reason at each field (model field names, and `DAY`)."""
+# Times that say something has not happened yet; registration opening in the past just means "open now".
+FUTURE_TIMES = ("checkin_opens_at", "checkin_closes_at", "starts_at", "ends_at", "registration_closes_at",
+                "withdrawal_deadline")
+PAST_CONFIRMED = "times in the past confirmed"  # the audit entry's reason
 
-    def __init__(self, errors: dict[str, str]):
+
+class FieldsRefused(ServiceError):
+    """Refused, with the reason at each field (model field names, and `DAY`); `past`: the fields refused only
+    because they lie in the past, which the organiser may confirm."""
+
+    def __init__(self, errors: dict[str, str], past: tuple[str, ...] = ()):
         super().__init__(" ".join(str(message) for message in errors.values()), code="invalid")
         self.errors = errors
+        self.past = past
 
 
 @dataclass(frozen=True)
@@ -269,22 +283,68 @@ def _event_errors(event: Event, *, new_day: bool = True, renamed: bool = True) -
     return errors
 
 
-def create_event(*, festival: Festival, values: dict, actor: Actor) -> Event:
+def _minute(moment: dt.datetime | None) -> dt.datetime | None:
+    return moment.replace(second=0, microsecond=0) if moment else moment
+
+
+def _when(event: Event, name: str) -> str:
+    return date_format(timezone.localtime(getattr(event, name), event.festival.tzinfo), "SHORT_DATETIME_FORMAT")
+
+
+def _order_errors(event: Event, changed) -> dict[str, str]:
+    """R9's order of the times the organiser set (`changed`); a pair neither of whose times changed is left as it
+    was (an imported event's)."""
+    rules = (
+        ("registration_opens_at", "withdrawal_deadline", "withdrawal_deadline",
+         _("The withdrawal deadline cannot come before registration opens (%(time)s).")),
+        ("withdrawal_deadline", "starts_at", "withdrawal_deadline",
+         _("The withdrawal deadline cannot come after play starts (%(time)s).")),
+        ("registration_closes_at", "checkin_closes_at", "registration_closes_at",
+         _("Registration must close by the time check-in closes (%(time)s): nobody can register after that.")),
+    )
+    errors = {}
+    for first, last, where, message in rules:
+        if not {first, last} & set(changed) or where in errors:
+            continue
+        early, late = getattr(event, first), getattr(event, last)
+        if early and late and late < early:
+            errors[where] = message % {"time": _when(event, last if where == first else first)}
+    return errors
+
+
+def _past_errors(event: Event, changed, now: dt.datetime) -> dict[str, str]:
+    """The times set (`changed`) that have already passed."""
+    message = _("This time has already passed.")
+    return {name: message for name in FUTURE_TIMES
+            if name in changed and getattr(event, name) and getattr(event, name) < _minute(now)}
+
+
+def _time_errors(event: Event, changed, *, now: dt.datetime, past_confirmed: bool, errors: dict) -> None:
+    """Raise for times out of order, or (unless confirmed) already past, with every other problem (`errors`)."""
+    errors = errors | {k: v for k, v in _order_errors(event, changed).items() if k not in errors}
+    past = {} if past_confirmed else {k: v for k, v in _past_errors(event, changed, now).items() if k not in errors}
+    if errors or past:
+        raise FieldsRefused(errors | past, past=tuple(past))
+
+
+def create_event(*, festival: Festival, values: dict, actor: Actor, now=None,
+                 past_confirmed: bool = False) -> Event:
+    """A new event; its times in R9's order, and none already past unless `past_confirmed`."""
+    now = now or timezone.now()
     with transaction.atomic():
         # The festival's row is the lock new events of one festival take (the event has none yet).
         festival = lock_festival(festival)
         event = Event(festival=festival, **{name: values[name] for name in EVENT_FIELDS})
-        errors = _event_errors(event)
-        if errors:
-            raise FieldsRefused(errors)
+        _time_errors(event, MOVING_TIMES, now=now, past_confirmed=past_confirmed, errors=_event_errors(event))
         try:
             with transaction.atomic():
                 event.save()
         except IntegrityError:
             raise FieldsRefused({"slug": _("Another event of this festival already uses “%(slug)s”; choose "
                                            "another.") % {"slug": event.slug}}) from None
+        past = past_confirmed and bool(_past_errors(event, MOVING_TIMES, now))
         record(actor=actor, action="event.created", target=event, event=event,
-               after=_snapshot(event, EVENT_FIELDS))
+               after=_snapshot(event, EVENT_FIELDS), reason=PAST_CONFIRMED if past else "")
     return event
 
 
@@ -306,9 +366,11 @@ def _fit_timetable(event: Event, changed: list[str], old_start: dt.datetime) -> 
     return False
 
 
-def update_event(*, event: Event, values: dict, actor: Actor) -> EventSaved:
+def update_event(*, event: Event, values: dict, actor: Actor, now=None, past_confirmed: bool = False) -> EventSaved:
     """The organiser edits the event. Once it has started, what decides results is refused (the reason at each
-    field); fewer places than players already holding one is refused; more places move the waiting list up."""
+    field); fewer places than players already holding one is refused; more places move the waiting list up.
+    The times changed come in R9's order, and none already past unless `past_confirmed`."""
+    now = now or timezone.now()
     with transaction.atomic():
         event = lock_event(event)
         changed = [name for name in EVENT_FIELDS if getattr(event, name) != values[name]]
@@ -329,15 +391,19 @@ def update_event(*, event: Event, values: dict, actor: Actor) -> EventSaved:
         if event.capacity < taken:
             errors["capacity"] = _("%(count)s players already hold a place; withdraw some first, or keep at "
                                    "least %(count)s places.") % {"count": taken}
-        if errors:
-            raise FieldsRefused(errors)
+        # A time counts as set when it moves by a minute or more (the form shows minutes).
+        moved = [name for name in MOVING_TIMES if name in changed and _minute(dt.datetime.fromisoformat(
+            before[name])) != _minute(getattr(event, name))]
+        _time_errors(event, moved, now=now, past_confirmed=past_confirmed, errors=errors)
         regenerated = _fit_timetable(event, changed, old_start)
         saved = [*changed, "timetable"] if event.timetable != old_timetable else changed
         event.save(update_fields=saved)
         after = _snapshot(event, changed)
         if "timetable" in saved:
             before["timetable"], after["timetable"] = old_timetable, event.timetable
-        record(actor=actor, action="event.updated", target=event, event=event, before=before, after=after)
+        past = past_confirmed and bool(_past_errors(event, moved, now))
+        record(actor=actor, action="event.updated", target=event, event=event, before=before, after=after,
+               reason=PAST_CONFIRMED if past else "")
         promoted = fill_free_places(event=event, actor=actor) if event.capacity > old_capacity else []
     return EventSaved(event, tuple(changed), promoted, regenerated)
 

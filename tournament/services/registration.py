@@ -101,6 +101,13 @@ def clash_message(other: Event) -> str:
     }
 
 
+def closed_message(event: Event, now=None) -> str:
+    """Why nobody can register now: check-in is over (R9: it closes registration too), or outside its window."""
+    if event.checkin_has_closed(now):
+        return _("Registration for this event has closed: check-in is over.")
+    return _("Registration for this event is not open.")
+
+
 def _new_player(*, festival, details: PlayerDetails) -> Player:
     return Player.objects.create(
         festival=festival,
@@ -181,7 +188,8 @@ def _enter(*, event: Event, player: Player, actor: Actor, now, action: str, cons
 
 def register(*, event: Event, details: PlayerDetails, actor: Actor, now=None, by_organiser: bool = False,
              consent: Consent | None = None, own_tokens: Collection[str] = ()) -> Registration:
-    """A player enters an event: a place while there are places, else the waiting list.
+    """A player enters an event: a place while there are places, else the waiting list; refused outside
+    registration's window and once check-in has closed (`Event.registration_is_open`).
 
     Who (services.identity): the public form never matches a stored person. It makes a new player holding
     exactly `details`, so it answers alike whether or not someone with those details exists. `own_tokens`:
@@ -199,7 +207,7 @@ def register(*, event: Event, details: PlayerDetails, actor: Actor, now=None, by
         with transaction.atomic():
             event = lock_event(event)
             if not by_organiser and not event.registration_is_open(now):
-                raise ServiceError(_("Registration for this event is not open."), code="closed")
+                raise ServiceError(closed_message(event, now), code="closed")
             version = _consent_version(event=event, details=details, consent=consent)
             if by_organiser:
                 player, created = _find_or_create_player(festival=event.festival, details=details)
@@ -260,7 +268,7 @@ def register_existing_player(*, event: Event, player: Player, actor: Actor, now=
         with transaction.atomic():
             event = lock_event(event)
             if not event.registration_is_open(now):
-                raise ServiceError(_("Registration for this event is not open."), code="closed")
+                raise ServiceError(closed_message(event, now), code="closed")
             festival = Festival.objects.get(pk=event.festival_id)
             player = Player.objects.select_for_update(of=("self",)).select_related("festival").get(pk=player.pk)
             again = needs_details_again(player)

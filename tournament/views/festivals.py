@@ -43,7 +43,7 @@ def _event_url(event: Event, name: str = "manage-event") -> str:
 def _refused(form, refusal: ServiceError) -> None:
     if isinstance(refusal, service.FieldsRefused):
         if hasattr(form, "refuse"):
-            form.refuse(refusal.errors)
+            form.refuse(refusal.errors, past=refusal.past)
         else:
             for name, message in refusal.errors.items():
                 form.add_error(name if name in form.fields else None, message)
@@ -100,6 +100,16 @@ def _event_page(request, festival, form, event=None):
     })
 
 
+def _proposed(request, festival, form, event=None, locked=None):
+    """The "Propose" button: the form again with the plan and the times proposed from now (nothing saved)."""
+    proposed = EventForm(festival=festival, event=event, locked=locked, initial=form.proposal())
+    messages.info(request, _("The plan and the day's times are proposed again; check them and save."))
+    if form.passed_start is not None:
+        messages.warning(request, _("%(time)s has passed on that day, so play is proposed from now.") % {
+            "time": form.passed_start.strftime("%H:%M")})
+    return _event_page(request, festival, proposed, event)
+
+
 @require_http_methods(["GET", "POST"])
 @festival_organiser
 def event_new(request, festival):
@@ -112,12 +122,11 @@ def event_new(request, festival):
         return _event_page(request, festival, EventForm(festival=festival, initial=initial))
     form = EventForm(request.POST, festival=festival)
     if "propose" in request.POST:
-        proposed = EventForm(festival=festival, initial=form.proposal())
-        messages.info(request, _("The plan and the day's times are proposed again; check them and save."))
-        return _event_page(request, festival, proposed)
+        return _proposed(request, festival, form)
     if form.is_valid():
         try:
-            event = service.create_event(festival=festival, values=form.values(), actor=Actor.of(request))
+            event = service.create_event(festival=festival, values=form.values(), actor=Actor.of(request),
+                                         past_confirmed=form.confirmed_past())
         except ServiceError as refusal:
             _refused(form, refusal)
         else:
@@ -135,12 +144,11 @@ def event_edit(request, event):
         return _event_page(request, festival, form, event)
     form = EventForm(request.POST, festival=festival, event=event, locked=locked)
     if "propose" in request.POST:
-        proposed = EventForm(festival=festival, event=event, locked=locked, initial=form.proposal())
-        messages.info(request, _("The plan and the day's times are proposed again; check them and save."))
-        return _event_page(request, festival, proposed, event)
+        return _proposed(request, festival, form, event, locked)
     if form.is_valid():
         try:
-            saved = service.update_event(event=event, values=form.values(), actor=Actor.of(request))
+            saved = service.update_event(event=event, values=form.values(), actor=Actor.of(request),
+                                         past_confirmed=form.confirmed_past())
         except ServiceError as refusal:
             _refused(form, refusal)
         else:

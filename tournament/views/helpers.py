@@ -34,9 +34,12 @@ def get_event(festival_slug: str, event_slug: str) -> Event:
 
 
 def with_counts(events):
-    """`events` annotated with `registered_count` and `waitlisted_count` (the festival and event pages)."""
+    """`events` annotated with `registered_count`, `checked_in_count` and `waitlisted_count` (the festival and
+    event pages; `Event.places_taken` reads them)."""
+    registered = Q(registrations__status=Registration.Status.REGISTERED)
     return events.annotate(
-        registered_count=Count("registrations", filter=Q(registrations__status=Registration.Status.REGISTERED)),
+        registered_count=Count("registrations", filter=registered),
+        checked_in_count=Count("registrations", filter=registered & Q(registrations__checked_in_at__isnull=False)),
         waitlisted_count=Count("registrations", filter=Q(registrations__status=Registration.Status.WAITLISTED)),
     )
 

@@ -30,6 +30,7 @@ from ..services import late_places as late_service
 from ..services import registration as registration_service
 from ..services.audit import Actor
 from ..services.erasure import erasure_due, registrations_holding_contact
+from ..services.festivals import PAST_CONFIRMED
 from ..services.identity import flag_possible_duplicates, mark_possible_duplicates
 from .confirm import Page, blocker_links, confirm_and_run
 from .helpers import form_errors, run_service, staff_view
@@ -86,6 +87,10 @@ def manage_festival(request, festival):
 def manage_event(request, event):
     counts = Registration.objects.filter(event=event).aggregate(**_counts())
     now = timezone.now()
+    counts["places_taken"] = event.places_held(registered=counts["registered_count"],
+                                               checked_in=counts["checked_in_count"], now=now)
+    closed = event.checkin_has_closed(now)
+    counts["absent_count"] = counts["registered_count"] - counts["checked_in_count"] if closed else 0
     # htmx asks for one part of the page by its id (HX-Target); everyone else gets the whole page.
     part = request.htmx.target if request.htmx else None
     if part == "event-counts":
@@ -159,10 +164,11 @@ def _audit_detail(entry: AuditEntry) -> str:
         if after.get("seed") is not None:
             return _("%(method)s, seed %(seed)s") % {"method": method, "seed": after["seed"]}
         return method
+    past = _("times in the past confirmed") if entry.reason == PAST_CONFIRMED else ""
     if entry.action == "event.updated":  # which details: their names, as the event's form calls them
-        return ", ".join(str(Event._meta.get_field(name).verbose_name) for name in after
-                         if name in {f.name for f in Event._meta.get_fields()})
-    return entry.reason
+        return ", ".join([*(str(Event._meta.get_field(name).verbose_name) for name in after
+                            if name in {f.name for f in Event._meta.get_fields()}), *([past] if past else [])])
+    return past or entry.reason
 
 
 # --- Actions (POST only) ---------------------------------------------------------------------------------

@@ -87,7 +87,7 @@ def player_page(request, token):
     entered_ids = {event.pk for event in active_events}
     open_events = []
     for event in festival.events.filter(registration_opens_at__lte=now, registration_closes_at__gt=now):
-        if event.pk in entered_ids:
+        if event.pk in entered_ids or not event.registration_is_open(now):  # check-in over: closed too
             continue
         event.clash = next((other for other in active_events if other.overlaps(event)), None)
         open_events.append(event)

@@ -68,7 +68,9 @@ def event_register(request, festival, event):
     context = {"festival": event.festival, "event": event}
     if not event.registration_is_open():
         if request.method == "POST":
-            messages.error(request, _("Registration for this event is not open, so nothing was saved."))
+            messages.error(request, _("Registration for this event has closed: check-in is over, so nothing was "
+                                      "saved.") if event.checkin_has_closed()
+                           else _("Registration for this event is not open, so nothing was saved."))
         return render(request, "tournament/register.html", context)
 
     form = PublicRegistrationForm(request.POST if request.method == "POST" else None, festival=event.festival)

@@ -154,7 +154,7 @@ def test_hall_shows_the_moves_of_confirmed_tables(client, twelve):
     for name in ("public-hall", "public-hall-live"):
         page = text(client.get(url(stage.event, name)))
         assert page.count("Moves to table 2") == 2 and page.count("Moves to table 1") == 2, name
-        assert page.count("Stays at table") == 4 and page.count(WRAP) == 1, name
+        assert "Stays at table" not in page and page.count(WRAP) == 1, name  # a glance: only who moves
         assert "Round 1" not in page
 
 

@@ -54,7 +54,8 @@ def moves_after(event: Event, stage: Stage, game: int, tables: Tables, *, count:
 
 def seat_moves(event: Event, draw: Draw | None, seats: Iterable[Seat], *, count: int | None = None
                ) -> dict[int, Move]:
-    """`moves_after` for the game a released draw seats, its seats given (in seat order)."""
+    """`moves_after` for the game a released draw seats, given in seat order every seat of the tables wanted
+    (a table's movement needs all its players: never pass the seats a search found)."""
     if draw is None:
         return {}
     tables: dict[int, list[int]] = {}

@@ -170,7 +170,7 @@ def test_player_page_says_where_a_confirmed_player_goes_before_the_next_game_is_
         assert (nxt.game, nxt.table, nxt.seat, nxt.came_from, nxt.moved) == (2, 1, 0, 3, UP)
         page = text(response)
         assert "Moves to table 1" in page and WRAP in page and "Round 1" not in page
-        assert "Your seat is drawn once every table has finished game 1." in page
+        assert "Seats for the next game are released once every table has finished game 1." in page
     stayer = client.get(url(event, "public-player", number=number_of(stage, last[0])))
     assert (stayer.context["card"].next.table, stayer.context["card"].next.moved) == (3, STAYS)
     assert "Stays at table 3" in text(stayer) and WRAP not in text(stayer)

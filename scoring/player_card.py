@@ -147,7 +147,7 @@ class Book:
         """The moves after the game of the latest released seating, for its confirmed tables."""
         stage, game = max(((stage, game) for rows in self.seats.values() for stage, game, _row in rows),
                           key=lambda found: (found[0].number, found[1]))
-        tables: dict[int, list[int]] = {}
+        tables: dict[int, list[SeatRow]] = {}
         for rows in self.seats.values():
             for seat_stage, seat_game, row in rows:
                 if seat_stage.number == stage.number and seat_game == game:

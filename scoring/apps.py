@@ -15,6 +15,13 @@ class ScoringConfig(AppConfig):
 
         standing.register(player_standings)
 
+        # And where a Hong Kong table's players go once its sheet is confirmed (R8.2).
+        from tournament import moves
+
+        from .moves import game_moves
+
+        moves.register(game_moves)
+
         # A score sheet's reason is free text a referee types: contacts typed there go at the end of retention.
         from tournament.services import erasure
 

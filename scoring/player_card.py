@@ -20,7 +20,8 @@ from django.urls import reverse
 from django.utils.translation import get_language
 
 from tournament.models import ConductRecord, Draw, Event, Registration, Seat, Stage
-from tournament.public_names import public_name
+from tournament.moves import STAYS, UP, Move, moves_after
+from tournament.public_names import public_name, told_apart
 from tournament.services.seating import first_unplayed, plays_each_game_anew
 from tournament.visibility import Visibility, visibility
 
@@ -55,7 +56,16 @@ class NextGame:
     seat: int
     seats: tuple[tuple[int, str], ...]  # (position, name), the player included
     came_from: int = 0  # Hong Kong: the table of the player's last game (R8.2)
-    moved: str = ""  # "up" or "stays"
+    moved: str = ""  # "up" or "stays"; "lot" while a lot decides (R7)
+    wraps: bool = False  # moved up from the last table to table 1
+    #: Hong Kong: the player's game is confirmed and the next one not seated yet (`seat` is 0, `seats` empty):
+    #: where they go (tournament/moves.py)
+    move: Move | None = None
+
+    @property
+    def move_game(self) -> int:
+        """The game whose last tables are still being played while `move` is shown."""
+        return self.game - 1
 
 
 @dataclass(frozen=True)
@@ -123,12 +133,28 @@ class Book:
         if unknown:  # seated but not among the entrants: not expected, but never a gap
             self.players.update((r.id, r) for r in Registration.objects.filter(id__in=unknown).select_related("player"))
         self.leaving: dict[int, ConductRecord] = departures(event)
+        self.moves: dict[int, Move] = {}  # where the players of confirmed tables go (Hong Kong, R8.2)
+        if self.shown.draw and plays_each_game_anew(event) and self.seats:
+            self.moves = self._moves()
         self.lines = {line.player: line for line in snapshot.standings.lines}
         self.results: dict[int, list] = {}
         for result in snapshot.results:
             self.results.setdefault(result.player_id, []).append(result)
         self._cards: dict[tuple[int, str], Card] = {}
         self._missing: set[int] = set()
+
+    def _moves(self) -> dict[int, Move]:
+        """The moves after the game of the latest released seating, for its confirmed tables."""
+        stage, game = max(((stage, game) for rows in self.seats.values() for stage, game, _row in rows),
+                          key=lambda found: (found[0].number, found[1]))
+        tables: dict[int, list[SeatRow]] = {}
+        for rows in self.seats.values():
+            for seat_stage, seat_game, row in rows:
+                if seat_stage.number == stage.number and seat_game == game:
+                    tables.setdefault(row.number, []).append(row)
+        in_order = {number: [row.registration for row in sorted(rows, key=lambda row: row.position)]
+                    for number, rows in tables.items()}
+        return moves_after(self.event, stage, game, in_order)
 
     def registration(self, number: int) -> Registration | None:
         """The player with `number`: an entrant, or one not (yet) entered in a stage, read on first ask."""
@@ -156,6 +182,10 @@ class Book:
     def _name(self, registration: Registration) -> str:
         return public_name(registration.player, self.event)
 
+    def _names(self, registrations: list[Registration]) -> list[str]:
+        """One table's public names: two that read the same carry their player numbers (public_names.py)."""
+        return told_apart(self.event, registrations)
+
     def _url(self, number: int | None) -> str:
         if not number:
             return ""
@@ -175,10 +205,10 @@ class Book:
             mates = []
             if shown.draw:
                 entrants = snapshot.standings.registrations
-                others = [entrants[p] for p in snapshot.at_table[(result.stage, result.game, result.table)]
-                          if p != registration.id and p in entrants]
-                mates = [Mate(r.number, self._name(r), self._url(r.number))
-                         for r in sorted(others, key=lambda r: r.number or 0)]
+                table = sorted((entrants[p] for p in snapshot.at_table[(result.stage, result.game, result.table)]
+                                if p in entrants), key=lambda r: r.number or 0)
+                mates = [Mate(r.number, name, self._url(r.number))
+                         for r, name in zip(table, self._names(table), strict=True) if r.id != registration.id]
             games.append(GameRow(self._stage_name(result.stage), result.game, result.table if shown.draw else 0,
                                  signed(result.score) if shown.scores else "", result.win and shown.scores,
                                  ranks.get((result.stage, result.game), ""), tuple(mates)))
@@ -199,16 +229,30 @@ class Book:
         found = first_unplayed(self.seats.get(registration.id, ()), played,
                                each_game_anew=plays_each_game_anew(self.event))
         if found is None:
-            return None
+            return self._moving(registration, mine)
         seat, game = found
         stage = self.stages[seat.stage]
-        seats = tuple((row.position, self._name(self.players[row.registration])) for row in self.tables[seat.table])
+        rows = self.tables[seat.table]
+        names = self._names([self.players[row.registration] for row in rows])
+        seats = tuple((row.position, name) for row, name in zip(rows, names, strict=True))
         came_from, moved = 0, ""
         if mine and self.event.format == Event.Format.HONG_KONG and mine[-1].stage == stage.number:
             # R8.2: after every game the top two of each table move up a table (k → k+1, the last → 1).
             came_from = mine[-1].table
-            moved = "stays" if seat.number == came_from else "up"
-        return NextGame(str(stage.display_name), game, seat.number, seat.position, seats, came_from, moved)
+            moved = STAYS if seat.number == came_from else UP
+        # Only the last table's top two move up to table 1.
+        wraps = moved == UP and seat.number == 1
+        return NextGame(str(stage.display_name), game, seat.number, seat.position, seats, came_from, moved, wraps)
+
+    def _moving(self, registration: Registration, mine: list) -> NextGame | None:
+        """Hong Kong: the player's game is confirmed, the next game not seated yet (the other tables play on):
+        where they go (R8.2)."""
+        move = self.moves.get(registration.id)
+        if move is None or not mine:
+            return None
+        last = mine[-1]
+        return NextGame(self._stage_name(last.stage), last.game + 1, move.to if move.kind == UP else move.table,
+                        0, (), move.table, move.kind, move.wraps, move)
 
     def _leaving(self, registration: Registration) -> Leaving | None:
         record = self.leaving.get(registration.id)

@@ -19,6 +19,7 @@ from django.views.decorators.http import condition
 from tournament.context_processors import CSRF_PLACEHOLDER
 from tournament.middleware import public_lane
 from tournament.models import Event, Registration, Stage
+from tournament.moves import mark_moves
 from tournament.public_cache import public_event
 from tournament.public_names import number_or_name
 from tournament.services import seating
@@ -226,11 +227,12 @@ def _hall_context(request, festival, event):
         per_stage = event.format == Event.Format.BUSAN and play.stage.advance != Stage.Advance.PLAYOFF
         board = build_board(event, play.stage if per_stage else None, play)
     draw = seating.public_draw(event)
-    tables = seating.by_table(seating.seats(draw)) if draw is not None else []
+    seats = seating.seats(draw) if draw is not None else []
+    wraps_at = mark_moves(event, draw, seats)  # R8.2: where a confirmed table's players go next
     return {
         "festival": event.festival, "event": event, "play": play, "board": board, "draw": draw,
         "standing_slides": _chunks(board.rows, HALL_ROWS) if board else [],
-        "table_slides": _chunks(tables, HALL_TABLES),
+        "table_slides": _chunks(seating.by_table(seats), HALL_TABLES), "wraps_at": wraps_at,
     }
 
 

@@ -135,7 +135,7 @@ def confirm_game(chief, board: str, game: int, shot) -> None:
     """The chief referee (in Korean) confirms every table of the game on the live board."""
     chief.goto(board)
     expect(chief.locator("#board")).to_contain_text(
-        say("ko", "%(name)s, game %(number)s: %(count)s tables", name=say("ko", "Round %(number)s", number=1),
+        say("ko", "%(name)s, game %(number)s: %(count)s tables", name=say("ko", "Final"),
             number=game, count=TABLES))
     expect(chief.locator('#board [data-count="submitted"]')).to_have_text(str(TABLES))
     shot(chief, f"board-game-{game}-submitted")

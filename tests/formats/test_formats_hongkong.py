@@ -159,6 +159,28 @@ def test_r7_tie_for_moving_unresolved_without_lot_then_recorded_lot_reproducible
     assert set(c.movers[0]) == {"A", "D"}
 
 
+def test_r8_2_next_table_wraps_from_the_last_table_to_table_1():
+    # seed 003: table 1's top two go to table 2 … table 16's go to table 1
+    assert [hongkong.next_table(t, 16) for t in (1, 2, 15, 16)] == [2, 3, 16, 1]
+    assert hongkong.next_table(1, 1) == 1  # one table: nobody changes table
+
+
+def test_r8_2_one_table_alone_moves_as_in_the_whole_game():
+    """A confirmed table's movement, read before the other tables have results, is the whole game's."""
+    rng = random.Random(4)
+    tables = [tuple(f"T{t}P{i}" for i in range(4)) for t in range(1, 6)]
+    results = [r for t, tb in enumerate(tables, 1) for r in synthetic_game(tb, t, 1, rng)]
+    whole = hongkong.movement(tables, results)
+    for t, table in enumerate(tables, 1):
+        mine = [r for r in results if r.table == t]
+        alone = hongkong.table_movement(t, table, mine, tables=len(tables))
+        assert alone.to == t % 5 + 1
+        assert alone.movers == whole.movers[t - 1] and alone.stayers == whole.stayers[t - 1]
+        assert (alone.tie is None) == all(tie.table != t for tie in whole.ties)
+    with pytest.raises(ValueError):
+        hongkong.table_movement(1, tables[0], [r for r in results if r.table == 2], tables=5)
+
+
 def test_movement_needs_every_result():
     with pytest.raises(ValueError):
         hongkong.movement([("A", "B", "C")], [SeatResult("A", 1, D(1), True)])

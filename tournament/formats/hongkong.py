@@ -4,8 +4,8 @@
   (organiser's choice: use :func:`.draw.draw_tables`).
 - After **every** game the top 2 of each table — by that game's result: the winner(s) first, then the
   highest score, i.e. the loser with the smallest penalty — move to the next table (k → k + 1, the last
-  table's → table 1); the others stay (:func:`movement`). Tables of 3 also send 2 and receive 2, so all
-  table sizes are kept. A tie on the move cut is settled by a recorded lot (R7, highest number moves):
+  table's → table 1: :func:`next_table`); the others stay (:func:`movement`; one table alone:
+  :func:`table_movement`). Tables of 3 also send 2 and receive 2, so all table sizes are kept. A tie on the move cut is settled by a recorded lot (R7, highest number moves):
   drawn by the software from ``lot_seed`` (recorded in :attr:`Movement.lots`, to be shown to the
   table's referee) or given as a ``tiebreak``.
 - At every game each table's seat order / first player is drawn again: :func:`.draw.draw_seat_orders`.
@@ -57,11 +57,68 @@ def initial_tables(
     return draw_seat_orders(tables, seat_seed) if seat_seed is not None else tuple(tables)
 
 
+def next_table(table: int, tables: int) -> int:
+    """Where the top two of `table` play the next game (R8.2): table k → k + 1, and the last table's top two
+    → table 1 (seed 003: 第16組成績最好的2位參加者會調往第1組). Table 1 keeps its bottom two and receives the
+    last table's top two."""
+    return table % tables + 1
+
+
 @dataclass(frozen=True)
 class MoveTie:
     table: int
     players: tuple[Hashable, ...]
     places: int  # how many of them move
+
+
+@dataclass(frozen=True)
+class TableMove:
+    """One table after one game (R8.2): who moves up to table `to`, who stays, who is tied on the move cut."""
+
+    table: int
+    to: int  # next_table(table, …)
+    movers: tuple[Hashable, ...]
+    stayers: tuple[Hashable, ...]
+    tie: MoveTie | None  # an unresolved tie on the move cut
+    lot: DrawnLot | None  # the lot drawn to settle a tie (R7)
+    ranking: tuple[Ranked, ...]  # the table's order in this game
+
+
+def table_movement(
+    table: int,
+    players: Sequence[Hashable],
+    results: Iterable[SeatResult],
+    *,
+    tables: int,
+    movers: int = 2,
+    tiebreak: Mapping[Hashable, object] | None = None,
+    lot_seed: int | str | None = None,
+) -> TableMove:
+    """Who moves up from one table of `tables` after one game (R8.2), from that game's confirmed results.
+
+    The one computation of the movement: :func:`movement` asks it table by table, and a page that shows where
+    a confirmed table's players go before the other tables have finished asks it for that table alone.
+    ``results`` must hold a result for each of ``players`` (others are ignored). A tie on the move cut is
+    resolved by ``tiebreak`` if it covers the tied players, else by a lot drawn from
+    ``random.Random(f"{lot_seed}/table {table}")`` when ``lot_seed`` is given, else left unresolved.
+    """
+    by_player = {r.player_id: r for r in results}
+    missing = [p for p in players if p not in by_player]
+    if missing:
+        raise ValueError(f"no result yet for {missing}")
+    tiebreak = dict(tiebreak or {})
+    game = [Standing(p, 1 if by_player[p].win else 0, by_player[p].score, 1) for p in players]
+    k = min(movers, len(players))
+    ranked = rank(game, tiebreak=tiebreak)
+    c = cut(ranked, k)
+    lot = None
+    if c.tied_at_cut and lot_seed is not None:
+        lot = draw_lot(c.tied_at_cut, f"{lot_seed}/table {table}")
+        ranked = rank(game, tiebreak={**tiebreak, **lot.numbers})
+        c = cut(ranked, k)
+    tie = MoveTie(table, c.tied_at_cut, c.places_contested) if c.tied_at_cut else None
+    stayers = tuple(p for p in players if p not in c.advancing and p not in c.tied_at_cut)
+    return TableMove(table, next_table(table, tables), c.advancing, stayers, tie, lot, tuple(ranked))
 
 
 @dataclass(frozen=True)
@@ -88,11 +145,10 @@ def movement(
     tiebreak: Mapping[Hashable, object] | None = None,
     lot_seed: int | str | None = None,
 ) -> Movement:
-    """Who moves after one game (R8.2), from that game's confirmed results.
+    """Who moves after one game (R8.2), from that game's confirmed results: :func:`table_movement` for every
+    table (numbered 1, 2, … in order), and the next game's tables.
 
-    ``results`` holds one :class:`SeatResult` per seated player for this game. A tie on the move cut
-    is resolved by ``tiebreak`` if it covers the tied players, else by a lot drawn from
-    ``random.Random(f"{lot_seed}/table {t}")`` when ``lot_seed`` is given, else left unresolved.
+    ``results`` holds one :class:`SeatResult` per seated player for this game.
     """
     by_player: dict[Hashable, SeatResult] = {}
     for r in results:
@@ -102,28 +158,17 @@ def movement(
     missing = [p for tb in tables for p in tb if p not in by_player]
     if missing:
         raise ValueError(f"no result yet for {missing}")
-    tiebreak = dict(tiebreak or {})
-    up, stay, ties, lots, rankings = [], [], [], [], []
-    for t, table in enumerate(tables, 1):
-        game = [Standing(p, 1 if by_player[p].win else 0, by_player[p].score, 1) for p in table]
-        k = min(movers, len(table))
-        ranked = rank(game, tiebreak=tiebreak)
-        c = cut(ranked, k)
-        if c.tied_at_cut and lot_seed is not None:
-            lot = draw_lot(c.tied_at_cut, f"{lot_seed}/table {t}")
-            lots.append((t, lot))
-            ranked = rank(game, tiebreak={**tiebreak, **lot.numbers})
-            c = cut(ranked, k)
-        if c.tied_at_cut:
-            ties.append(MoveTie(t, c.tied_at_cut, c.places_contested))
-        rankings.append(tuple(ranked))
-        up.append(c.advancing)
-        stay.append(tuple(p for p in table if p not in c.advancing and p not in c.tied_at_cut))
+    n = len(tables)
+    moves = [table_movement(t, table, [by_player[p] for p in table], tables=n, movers=movers, tiebreak=tiebreak,
+                            lot_seed=lot_seed) for t, table in enumerate(tables, 1)]
+    ties = tuple(m.tie for m in moves if m.tie is not None)
     nxt = None
     if not ties:
-        n = len(tables)
-        nxt = tuple(stay[t] + up[(t - 1) % n] for t in range(n))
-    return Movement(tuple(up), tuple(stay), nxt, tuple(ties), tuple(lots), tuple(rankings))
+        arriving = {m.to: m.movers for m in moves}
+        nxt = tuple(m.stayers + arriving[m.table] for m in moves)
+    return Movement(tuple(m.movers for m in moves), tuple(m.stayers for m in moves), nxt, ties,
+                    tuple((m.table, m.lot) for m in moves if m.lot is not None),
+                    tuple(m.ranking for m in moves))
 
 
 @dataclass(frozen=True)

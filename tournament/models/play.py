@@ -46,7 +46,9 @@ class Stage(models.Model):
 
     @property
     def display_name(self) -> str:
-        if self.is_final:
+        # A Hong Kong event plays one stage, with no advancement (R8.2): the final of seed 003 (決賽), its
+        # only other stage a playoff after it (R7) — never "Round 1" of rounds that do not exist.
+        if self.is_final or self.advance == self.Advance.NONE:
             return gettext("Final")
         if self.advance == self.Advance.PLAYOFF:
             return gettext("Playoff")

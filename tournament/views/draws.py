@@ -10,7 +10,7 @@ from ..forms.draws import DrawForm, SwapForm, UnreleaseForm
 from ..models import Draw, Stage
 from ..models.registration import name_key
 from ..permissions import ORGANISER
-from ..public_names import public_name
+from ..public_names import public_name, told_apart
 from ..qr import qr_svg
 from ..services import draws as draw_services
 from ..services import seating
@@ -146,9 +146,13 @@ def table_cards(request, event, draw):
         url = request.build_absolute_uri(
             reverse("public-table", kwargs={"festival": event.festival.slug, "event": event.slug, "number": number})
         )
-        cards.append({"number": number, "seats": seats, "url": url, "qr": qr_svg(url)})
-    return render(request, "tournament/draws/cards.html",
-                  {"festival": event.festival, "event": event, "draw": draw, "cards": cards})
+        # Printed for the table: public names, two alike with their player numbers (tournament/public_names.py).
+        names = told_apart(event, [seat.registration for seat in seats])
+        cards.append({"number": number, "seats": list(zip(seats, names, strict=True)), "url": url, "qr": qr_svg(url)})
+    return render(request, "tournament/draws/cards.html", {
+        "festival": event.festival, "event": event, "draw": draw, "cards": cards,
+        "each_game": seating.plays_each_game_anew(event) and draw.stage.games > 1,
+    })
 
 
 urlpatterns = [

@@ -6,7 +6,8 @@ from django.shortcuts import render
 from django.urls import path
 
 from ..models import Registration, Seat
-from ..public_names import number_or_name
+from ..moves import mark_moves
+from ..public_names import number_or_name, told_apart
 from ..services import seating
 from ..standing import standings
 from ..visibility import visibility
@@ -19,9 +20,10 @@ def public_draw(request, festival, event):
     event = get_event(festival, event)
     draw = seating.public_draw(event)
     seats = seating.seats(draw) if draw else []
+    wraps_at = mark_moves(event, draw, seats)
     return render(request, "tournament/draws/public.html", {
         "festival": event.festival, "event": event, "shown": visibility(event), "draw": draw,
-        "tables": seating.by_table(seats),
+        "tables": seating.by_table(seats), "wraps_at": wraps_at,
     })
 
 
@@ -62,9 +64,14 @@ def public_table(request, festival, event, number):
     if number < 1 or number > 10_000:
         raise Http404
     seats = seating.seats(draw, table=number) if draw else []
+    wraps_at = None
+    if seats and seating.plays_each_game_anew(event):  # the last table's top two go to table 1: how many are there
+        wraps_at = mark_moves(event, draw, seats, count=len(seating.table_numbers(draw)))
+    for seat, name in zip(seats, told_apart(event, [seat.registration for seat in seats]), strict=True):
+        seat.shown_name = name
     return render(request, "tournament/draws/table.html", {
         "festival": event.festival, "event": event, "shown": visibility(event), "draw": draw, "number": number,
-        "seats": seats,
+        "seats": seats, "wraps_at": wraps_at,
     })
 
 

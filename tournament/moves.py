@@ -1,0 +1,77 @@
+"""Where the players of a Hong Kong table go once its game is confirmed (R8.2), for the public pages: the draw,
+a table's page, the hall and a player's page show it from the moment the chief referee confirms the table's
+sheet, not only once every table has finished and the next game is seated.
+
+Who moves is computed in one place, `tournament.formats.hongkong.table_movement` (the same function the
+seating of the next game runs, through `hongkong.movement`), from the table's confirmed results. Those are
+scoring's, and tournament never imports scoring (rules ← tournament ← scoring): so scoring registers the
+function that reads them when its app is ready (scoring/apps.py, scoring/moves.py). Without it (a
+tournament-only test, say) the pages simply show no movement.
+"""
+
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from dataclasses import dataclass
+
+from .models import Draw, Event, Seat, Stage
+
+UP, STAYS, LOT = "up", "stays", "lot"
+
+
+@dataclass(frozen=True)
+class Move:
+    """One player's way after a confirmed game (R8.2)."""
+
+    table: int  # where they played the game
+    to: int  # where the table's top two play the next game: the next table, the last table's table 1
+    kind: str  # UP (one of the table's top two), STAYS, or LOT (tied on the move cut: a recorded lot decides, R7)
+
+    @property
+    def wraps(self) -> bool:
+        """The move goes from the last table to table 1 (R8.2): the pages say so in one sentence there."""
+        return self.kind != STAYS and self.to < self.table
+
+
+Tables = Mapping[int, Sequence[int]]  # table number → registration ids in seat order
+Provider = Callable[[Event, Stage, int, Tables, int], dict[int, Move]]
+_provider: Provider | None = None
+
+
+def register(provider: Provider) -> None:
+    global _provider
+    _provider = provider
+
+
+def moves_after(event: Event, stage: Stage, game: int, tables: Tables, *, count: int | None = None
+                ) -> dict[int, Move]:
+    """Registration id → their move, for the players of `tables` (game `game` of `stage`) whose table's sheet is
+    confirmed; nothing when the event is not Hong Kong or no game of the stage follows. `count`: how many tables
+    the game has, when `tables` holds only some of them (the last one's top two go to table 1). A constant
+    number of queries."""
+    if _provider is None or event.format != Event.Format.HONG_KONG or not 1 <= game < stage.games or not tables:
+        return {}
+    return _provider(event, stage, game, tables, len(tables) if count is None else count)
+
+
+def seat_moves(event: Event, draw: Draw | None, seats: Iterable[Seat], *, count: int | None = None
+               ) -> dict[int, Move]:
+    """`moves_after` for the game a released draw seats, given in seat order every seat of the tables wanted
+    (a table's movement needs all its players: never pass the seats a search found)."""
+    if draw is None:
+        return {}
+    tables: dict[int, list[int]] = {}
+    for seat in seats:
+        tables.setdefault(seat.table.number, []).append(seat.registration_id)
+    return moves_after(event, draw.stage, draw.game, tables, count=count)
+
+
+def mark_moves(event: Event, draw: Draw | None, seats: Sequence[Seat], *, count: int | None = None) -> int | None:
+    """Each seat gets its `move` (None until its table's game is confirmed); returns the number of the table whose
+    top two go to table 1 once that is shown, for the one sentence that says so (templates/tournament/draws/
+    _wrap.html)."""
+    moves = seat_moves(event, draw, seats, count=count)
+    wraps_at = None
+    for seat in seats:
+        seat.move = moves.get(seat.registration_id)
+        if seat.move is not None and seat.move.wraps:
+            wraps_at = seat.move.table
+    return wraps_at

@@ -112,11 +112,12 @@ ALL_SHOWN = {"rank": True, "name": True, "nameLines": 1, "wins": True, "points":
 
 
 @pytest.mark.parametrize("language, names, club", [("ko", KOREAN, KOREAN_CLUB), ("zh-Hant", CHINESE, CHINESE_CLUB)])
-def test_a_players_row_shows_rank_name_wins_points_and_whether_they_advance_at_360px(phone, server, shot,
+def test_a_players_row_shows_rank_name_wins_points_and_whether_they_advance_at_360px(phone, server, shot, clock,
                                                                                       language, names, club):
     stage, advancing = busan_round_played(names, club)
     event = stage.event
     page = phone(language, lang=language)
+    clock.freeze(page)  # no live update replaces the rows while they are measured
     at = {"festival": event.festival.slug, "event": event.slug}
     code = language.lower()
     for where in (server.url("public-standings", **at), server.url("public-standings-stage", stage=1, **at)):
@@ -135,7 +136,7 @@ def test_a_players_row_shows_rank_name_wins_points_and_whether_they_advance_at_3
 
 
 @pytest.mark.parametrize("language", ["zh-Hant", "ko"])
-def test_hong_kong_prize_places_and_long_averages_fit_each_row_at_360px_r8_2(phone, server, shot, language):
+def test_hong_kong_prize_places_and_long_averages_fit_each_row_at_360px_r8_2(phone, server, shot, clock, language):
     """A whole Hong Kong event of 32 played to the end (R8.2): averages of three figures and two decimals, the
     glossary's long word for wins (勝出局數), and the four prize places."""
     event = simulate("hk", 32, seed=5)
@@ -144,6 +145,7 @@ def test_hong_kong_prize_places_and_long_averages_fit_each_row_at_360px_r8_2(pho
         registration.player.affiliation = CHINESE_CLUB
         registration.player.save()
     page = phone(language, lang=language)
+    clock.freeze(page)  # no live update replaces the rows while they are measured
     page.goto(server.url("public-standings", festival=event.festival.slug, event=event.slug))
     shot(page, f"{language}-hong-kong-finished")
     code = language.lower()
@@ -165,7 +167,7 @@ def test_hong_kong_prize_places_and_long_averages_fit_each_row_at_360px_r8_2(pho
     assert not page.evaluate(TABLE_SCROLLS)
 
 
-def test_every_games_column_is_one_tap_away_on_a_phone_even_without_javascript(browser, server, shot):
+def test_every_games_column_is_one_tap_away_on_a_phone_even_without_javascript(browser, server, shot, clock):
     stage, _advancing = busan_round_played(KOREAN, KOREAN_CLUB)
     event = stage.event
     url = server.url("public-standings-stage", festival=event.festival.slug, event=event.slug, stage=1)
@@ -173,6 +175,8 @@ def test_every_games_column_is_one_tap_away_on_a_phone_even_without_javascript(b
         context = browser.new_context(locale="ko", java_script_enabled=script, **PHONE)
         try:
             page = context.new_page()
+            if script:
+                clock.freeze(page)
             page.goto(url)
             game = page.locator("table.standings thead th", has_text=words("ko", "G%(game)s", game=1))
             expect(game).to_be_hidden()
@@ -180,6 +184,9 @@ def test_every_games_column_is_one_tap_away_on_a_phone_even_without_javascript(b
             expect(game).to_be_visible()
             shot(page, f"every-game-{'js' if script else 'no-js'}")
             assert not page.evaluate(PAGE_WIDER_THAN_THE_PHONE)  # the wide table scrolls inside its box
+            if script:  # a live update replaces the rows, and every column stays
+                clock.poll(page, 4, "/standings/1/live/")
+                expect(game).to_be_visible()
             page.get_by_role("link", name=words("ko", "Show fewer columns")).click()
             expect(game).to_be_hidden()
         finally:

@@ -25,7 +25,7 @@ from tournament.public_cache import MISSING, SECONDS, version_key
 from .models import ScoreSheet
 
 # Bump when the public pages' markup changes, so browsers do not keep an old page after a deployment.
-RENDER_VERSION = "1"
+RENDER_VERSION = "2"
 
 
 # Audited actions the public pages do not show: a submitted (not yet confirmed) or returned sheet, a draft

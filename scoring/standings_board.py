@@ -17,7 +17,7 @@ from .live import Play, current_play, stage_play
 from .services import progress
 from .services.conduct import departures
 from .snapshot import event_snapshot
-from .standings import Line, Standings, event_standings
+from .standings import Line, Standings, compute, criteria_for, event_standings
 
 
 def signed(value: Decimal | None) -> str:
@@ -36,7 +36,12 @@ class Row:
     points: str
     cells: list | SafeString  # the per-game <td>s once built
     table: int | None = None
-    mark: str = ""  # "advances", "advancing" (provisional), "tie" (tied at the cut)
+    # Where the player stands (the phone shows it on the row's second line): "advances", "advancing"
+    # (provisional), "tie" (tied at the cut), "out" (a Busan round decided without them), "in" (still playing:
+    # the whole Busan event), "placed" (a final or Hong Kong prize place), "prize" (in the prize places, provisional),
+    # "prize-tie" (tied on a prize place); `status` says it in words.
+    mark: str = ""
+    status: str = ""
     leaving: ConductRecord | None = None
     reached: str = ""  # whole Busan event: the furthest stage the player entered
     cut_after: bool = False
@@ -129,34 +134,113 @@ def _prize_cut(rows: list[Row], play: Play) -> Cut | None:
     return cut
 
 
-def _advancement_cut(stage: Stage, rows: list[Row], play: Play) -> Cut | None:
-    """Busan rounds (R8.1): per-table marks or the top N of the stage, from the same code that closes it."""
-    result = progress.advancement(stage) if _played(rows) else None
+def _mark(row: Row, mark: str, status: str) -> None:
+    row.mark, row.status = mark, status
+
+
+def _advancement_marks(stage: Stage, rows: list[Row], *, complete: bool):
+    """Busan rounds (R8.1): who goes on from `stage` among `rows` (its players), from the same code that closes
+    it; once every game is confirmed, everyone else is out. Returns (the advancement, provisional) or None."""
+    result = progress.advancement(stage)
     if result is None:
         return None
-    provisional = not (play.complete or stage.closed_at)
+    provisional = not (complete or stage.closed_at)
     advancing = set(result.advancing)
+    tied = {player for tie in result.ties for player in tie.players}
+    out = _("Out after %(stage)s") % {"stage": stage.display_name}
+    for row in rows:
+        if row.line.player in tied:
+            _mark(row, "tie", _("tied at the cut"))
+        elif row.line.player in advancing:
+            if provisional:
+                _mark(row, "advancing", _("in the advancing places"))
+            else:
+                _mark(row, "advances", _("advances"))
+        elif not provisional and row.leaving is None:  # one who left the event is marked as such
+            _mark(row, "out", out)
+    return result, provisional
+
+
+def _place_marks(rows: list[Row], ranks: dict[int, tuple[int, bool]], *, complete: bool, provisional: bool) -> None:
+    """The prize places (R7, R8.1 the final's places 1–4, R8.2 the top four): `ranks` is each player's (rank,
+    tied) in what decides them. A tie on one is decided by a lot or a playoff, never guessed here. `provisional`:
+    mark the prize places while games are still played too."""
+    if not (complete or provisional):
+        return
+    for row in rows:
+        rank, tied = ranks.get(row.line.player, (0, False))
+        if not 1 <= rank <= PRIZE_PLACES:
+            continue
+        if tied:
+            _mark(row, "prize-tie", _("tied on a prize place"))
+        elif complete:
+            _mark(row, "placed", _("place %(place)s") % {"place": rank})
+        else:
+            _mark(row, "prize", _("in the prize places"))
+
+
+def _advancement_cut(stage: Stage, rows: list[Row], play: Play) -> Cut | None:
+    """Busan rounds (R8.1): per-table marks or the top N of the stage, from the same code that closes it."""
+    marked = _advancement_marks(stage, rows, complete=play.complete) if _played(rows) else None
+    if marked is None:
+        return None
+    result, provisional = marked
     tied = {player for tie in result.ties for player in tie.players}
     if stage.advance == Stage.Advance.PER_TABLE:
         table_of = {r.player_id: t for t, ranking in enumerate(result.rankings, start=1) for r in ranking}
         for row in rows:
             row.table = table_of.get(row.line.player)
-            if row.line.player in tied:
-                row.mark = "tie"
-            elif row.line.player in advancing:
-                row.mark = "advancing" if provisional else "advances"
         label = _("The top %(places)s of each table go on to the next round.") % {"places": stage.advance_count}
         return Cut("table", stage.advance_count, bool(tied), provisional, label)
-    for row in rows:
-        if row.line.player in tied:
-            row.mark = "tie"
-        elif row.line.player in advancing:
-            row.mark = "advancing" if provisional else "advances"
     label = _("The top %(places)s of the round go to the final.") % {"places": stage.advance_count}
     cut = _line_cut(rows, stage.advance_count, provisional, label)
     if cut is not None:
         cut.tie = cut.tie or bool(tied)
     return cut
+
+
+def _ranks(rows: list[Row]) -> dict[int, tuple[int, bool]]:
+    return {row.line.player: (row.line.rank, row.line.tied) for row in rows}
+
+
+def _busan_event_marks(event: Event, standings: Standings, rows: list[Row], stages: dict[int, Stage],
+                       play: Play) -> dict[int, int]:
+    """The whole Busan event (R8.1): a player is out after the round they last played, or stands where the
+    round being played (or the final's places) puts them. Returns each player's furthest stage number."""
+    played = [stage for number, stage in sorted(stages.items()) if stage.advance != Stage.Advance.PLAYOFF]
+    if not played:
+        return {}
+    latest = played[-1]
+    furthest: dict[int, int] = {}
+    if len(stages) > 1:
+        for registration, number in StageEntry.objects.filter(stage__event=event).values_list(
+                "registration_id", "stage__number"):
+            furthest[registration] = max(number, furthest.get(registration, 0))
+    current = []
+    for row in rows:
+        reached = furthest.get(row.line.player, latest.number)
+        if reached >= latest.number:
+            current.append(row)
+        elif reached in stages and row.leaving is None:
+            _mark(row, "out", _("Out after %(stage)s") % {"stage": stages[reached].display_name})
+    # A playoff after the last round is only played once that round is over.
+    complete = play.complete if play.stage is not None and play.stage.pk == latest.pk else True
+    begun = any(number == latest.number for number, _game in standings.columns)
+    if begun and latest.advance in (Stage.Advance.PER_TABLE, Stage.Advance.PER_STAGE):
+        _advancement_marks(latest, current, complete=complete)
+    elif begun and latest.is_final:
+        # The final's own games decide its places (R8.1), not the wins of the whole event.
+        results = [cell for row in current for (number, _game), cell in row.line.cells.items()
+                   if number == latest.number]
+        criteria, points = criteria_for(event)
+        lines = compute([row.line.player for row in current], results, criteria, points, standings.tiebreak)
+        _place_marks(current, {line.player: (line.rank, line.tied) for line in lines}, complete=complete,
+                     provisional=False)
+    if len(played) > 1:
+        for row in current:
+            if not row.mark:
+                _mark(row, "in", latest.display_name)
+    return furthest
 
 
 def build_board(event: Event, stage: Stage | None = None, play: Play | None = None) -> Board:
@@ -190,19 +274,23 @@ def build_board(event: Event, stage: Stage | None = None, play: Play | None = No
             board.cut = _advancement_cut(stage, rows, board.play)
         elif stage.advance == Stage.Advance.NONE and event.format == Event.Format.HONG_KONG:
             board.cut = _prize_cut(rows, board.play)
+            if _played(rows):
+                _place_marks(rows, _ranks(rows), complete=board.play.complete, provisional=True)
+        elif stage.is_final and _played(rows):
+            _place_marks(rows, _ranks(rows), complete=board.play.complete or bool(stage.closed_at),
+                         provisional=False)
     else:
         board.play = play or current_play(event)
         if event.format == Event.Format.HONG_KONG:
             board.cut = _prize_cut(rows, board.play)
-        elif len(stages) > 1:
-            furthest: dict[int, int] = {}
-            for registration, number in StageEntry.objects.filter(stage__event=event).values_list(
-                    "registration_id", "stage__number"):
-                furthest[registration] = max(number, furthest.get(registration, 0))
-            for row in rows:
-                reached = stages.get(furthest.get(row.line.player))
-                row.reached = reached.display_name if reached else ""
-            board.show_reached = True
+            if _played(rows):  # a playoff stage is only drawn once the games it follows are all confirmed
+                playoff = board.play.stage is not None and board.play.stage.advance == Stage.Advance.PLAYOFF
+                _place_marks(rows, _ranks(rows), complete=board.play.complete or playoff, provisional=True)
+        else:
+            furthest = _busan_event_marks(event, standings, rows, stages, board.play)
+            if len(stages) > 1:
+                for row in rows:
+                    reached = stages.get(furthest.get(row.line.player))
+                    row.reached = reached.display_name if reached else ""
+                board.show_reached = True
     return board
-
-

@@ -143,9 +143,11 @@ DEFAULT_FROM_EMAIL = "noreply@localhost"
 # The site's address in links sent by e-mail, where no request says it (a command run by cron).
 SITE_URL = os.environ.get("DJANGO_SITE_URL", "http://127.0.0.1:8000").rstrip("/")
 
-# Registration floods: per client address, see tournament/views/registration.py.
+# Registration floods (tournament/views/registration.py): per client address, with room for a class or a club
+# registering together from one school network; and per contact, from any address.
 RATELIMIT_VIEW = "tournament.views.errors.rate_limited"
-REGISTRATION_RATE = os.environ.get("REGISTRATION_RATE", "10/m")
+REGISTRATION_RATE = os.environ.get("REGISTRATION_RATE", "40/10m")
+REGISTRATION_CONTACT_RATE = os.environ.get("REGISTRATION_CONTACT_RATE", "5/m")
 
 # The client's address, alike for the lock-out and the rate limits: the reverse proxy's X-Real-IP, believed
 # only from the proxies listed here (docker-compose.yml gives nginx's fixed address); otherwise the

@@ -12,10 +12,11 @@ from django.urls import reverse
 from django.utils import timezone
 
 from scoring import rendered
+from scoring.services import progress
 from scoring.services.sheets import confirm_sheet, correct_sheet, submit_sheet
 from scoring.standings_board import build_board
 from tests.factories import make_event, make_player, make_registration, released_stage
-from tests.scoring.helpers import chief_of, entry_for, key, play_game, text
+from tests.scoring.helpers import chief_of, confirm, entry_for, hong_kong, key, play_game, seated, text
 from tournament.models import ConductRecord, Event, Stage
 from tournament.services import draws, seating
 from tournament.services.audit import Actor
@@ -180,6 +181,95 @@ def test_player_who_left_the_event_is_marked_and_keeps_results(client):
     row = next(row for row in build_board(stage.event).rows if row.registration == cube)
     assert row.leaving is not None and row.line.games == 1
     assert "Withdrew during the event" in text(client.get(urls(stage.event)["public-standings"]))
+
+
+# ------------------------------------------------------------------ where each player stands (the row's badge)
+
+def marks(board) -> dict[int, tuple[str, str]]:
+    return {row.line.player: (row.mark, row.status) for row in board.rows}
+
+
+def board_of(event, stage=None):
+    """As a request builds it: from the event fetched anew (an instance keeps its public state once read)."""
+    return build_board(Event.objects.get(pk=event.pk), stage)
+
+
+def test_once_every_game_of_a_busan_round_is_confirmed_the_others_are_out_on_both_pages_r8_1(client):
+    stage = released_stage(8)  # two tables: the top 2 of each go on
+    event, chief = stage.event, chief_of(stage.event)
+    play_game(stage, 1, chief, random.Random(1))
+    for board in (board_of(event, stage), board_of(event)):  # the round, and the whole event in round 1
+        assert {mark for mark, _status in marks(board).values()} == {"advancing", ""}  # nobody is out yet
+    for game in (2, 3):
+        play_game(stage, game, chief, random.Random(game))
+    advancing = set(progress.advancement(stage).advancing)
+    assert len(advancing) == 4
+    expected = {row.line.player: ("advances", "advances") if row.line.player in advancing
+                else ("out", "Out after Round 1") for row in board_of(event, stage).rows}
+    assert marks(board_of(event, stage)) == expected
+    assert marks(board_of(event)) == expected
+    page = text(client.get(urls(event)["public-standings"]))
+    assert page.count(">Out after Round 1<") == 4 and page.count(">advances<") == 4
+
+
+def test_the_whole_busan_event_shows_who_is_out_who_plays_the_final_and_the_final_places_r8_1(client):
+    stage = released_stage(8)
+    event, chief = stage.event, chief_of(stage.event)
+    for game in (1, 2, 3):
+        play_game(stage, game, chief, random.Random(game))
+    advancing = set(progress.advancement(stage).advancing)
+    final = progress.close_stage(stage=stage, actor=chief)
+    assert final.is_final
+    board = board_of(event)
+    assert {p: m for p, m in marks(board).items() if p in advancing} == dict.fromkeys(advancing, ("in", "Final"))
+    assert {m for p, m in marks(board).items() if p not in advancing} == {("out", "Out after Round 1")}
+    draws.release_draw(draw=draws.draft_draw(stage=final, actor=ORGANISER, seed=1), actor=ORGANISER)
+    confirm(final, [0, 10, 20, 30], chief=chief)  # seat 1 goes out; the others keep 10, 20, 30: places in seat order
+    places = {player: ("placed", f"place {place}") for place, player in enumerate(seated(final), start=1)}
+    assert marks(board_of(event, final)) == places
+    # The whole event ranks by every round's wins, but the final alone decides the places (R8.1).
+    assert {p: m for p, m in marks(board_of(event)).items() if p in advancing} == places
+    assert "place 1" in text(client.get(urls(event)["public-standings"]))
+
+
+def test_hong_kong_rows_show_the_prize_places_while_played_then_the_places_r8_2(client):
+    stage = hong_kong(8, games=2)
+    event, chief = stage.event, chief_of(stage.event)
+    play_game(stage, 1, chief, random.Random(11))
+    board = board_of(event)
+    assert [row.mark for row in board.rows] == ["prize"] * 4 + [""] * 4
+    assert board.rows[0].status == "in the prize places"
+    play_game(stage, 2, chief, random.Random(12))
+    board = board_of(event)
+    assert [row.rank for row in board.rows][:4] == ["1", "2", "3", "4"] and board.rows[4].line.rank == 5
+    assert [(row.mark, row.status) for row in board.rows] == [
+        ("placed", "place 1"), ("placed", "place 2"), ("placed", "place 3"), ("placed", "place 4")] + [("", "")] * 4
+    page = text(client.get(urls(event)["public-standings"], HTTP_ACCEPT_LANGUAGE="zh-hant"))
+    assert page.count('class="badge text-bg-primary"') == 4
+
+
+def test_a_tie_on_a_prize_place_is_flagged_on_its_rows_not_guessed_r7(client):
+    stage = hong_kong(8)
+    play_game(stage, 1, chief_of(stage.event), random.Random(2), tie=True)  # two winners; six players on −5
+    board = board_of(stage.event)
+    assert [row.rank for row in board.rows] == ["1="] * 2 + ["3="] * 6
+    assert {(row.mark, row.status) for row in board.rows} == {("prize-tie", "tied on a prize place")}
+
+
+def test_a_phone_gets_every_games_column_from_a_link_outside_the_live_fragment(client):
+    """The compact rows on a phone, every column one tap away: #every-game wraps the polled fragment, so the
+    choice (CSS :target, static/css/app.css) outlives each live update; no JavaScript involved."""
+    stage = golden_stage()
+    confirm_sheet(sheet=submit_golden(stage, 1), actor=chief_of(stage.event))
+    page = text(client.get(urls(stage.event)["public-standings"]))
+    assert page.index('id="every-game"') < page.index("data-poll")
+    assert 'href="#every-game"' in page and 'href="#standings-compact"' in page
+    fragment = text(client.get(urls(stage.event)["public-standings-live"]))
+    assert 'href="#every-game"' in fragment and 'id="every-game"' not in fragment
+    event = Event.objects.get(pk=stage.event.pk)
+    event.public_scores = False  # no game columns: nothing to show
+    event.save(update_fields=["public_scores"])
+    assert 'href="#every-game"' not in text(client.get(urls(stage.event)["public-standings"]))
 
 
 # ------------------------------------------------------------------ visibility
@@ -382,14 +472,15 @@ def test_public_pages_need_no_login(client):
 
 # ------------------------------------------------------------------ constant queries
 
-@pytest.mark.parametrize("players", [4, 128])
+@pytest.mark.parametrize("players", [4, 8, 128])  # a final alone; a round of two tables; a round of 32 tables
 def test_public_pages_use_a_constant_number_of_queries(client, django_assert_max_num_queries, players):
     stage = released_stage(players)
     play_game(stage, 1, chief_of(stage.event), random.Random(players))
     kwargs = {"festival": stage.event.festival.slug, "event": stage.event.slug}
     bounds = {
-        reverse("public-standings", kwargs=kwargs): 14,
-        reverse("public-standings-live", kwargs=kwargs): 14,
+        # The whole event also says who goes on from the round being played (the stage page's advancement).
+        reverse("public-standings", kwargs=kwargs): 16,
+        reverse("public-standings-live", kwargs=kwargs): 16,
         reverse("public-standings-stage", kwargs={**kwargs, "stage": 1}): 18,
         reverse("public-player", kwargs={**kwargs, "number": 1}): 10,
         reverse("public-player-live", kwargs={**kwargs, "number": players}): 10,

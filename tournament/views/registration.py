@@ -1,5 +1,7 @@
 """Public registration for an event (R9): no login, rate-limited, the player's link kept private."""
 
+import math
+
 from django.conf import settings
 from django.contrib import messages
 from django.shortcuts import redirect, render
@@ -7,10 +9,12 @@ from django.urls import path
 from django.utils import timezone
 from django.utils.formats import date_format
 from django.utils.translation import gettext as _
-from django_ratelimit.decorators import ratelimit
+from django.utils.translation import gettext_noop, ngettext
+from django_ratelimit.core import get_usage
 
 from ..forms.registration import PublicRegistrationForm
 from ..models import Registration
+from ..models.registration import contact_key
 from ..notice import notice_for
 from ..services import guardian
 from ..services.audit import Actor
@@ -62,10 +66,68 @@ def guardian_outcome(registration: Registration) -> str:
         "until": date_format(timezone.localtime(until, tzinfo), "DATETIME_FORMAT")}
 
 
-@ratelimit(key="ip", rate=settings.REGISTRATION_RATE, method="POST", block=True)
+# Registration floods, counted by django-ratelimit in the shared cache: per client address, with room for a class
+# or a club registering together from one school network (settings.REGISTRATION_RATE, 40 in 10 minutes), and per
+# contact, however typed, from any address (settings.REGISTRATION_CONTACT_RATE, a few a minute). Every POST
+# counts, whether or not it registers anyone.
+ADDRESS_GROUP = "registration.address"
+CONTACT_GROUP = "registration.contact"
+CONTACT_REFUSAL = gettext_noop("Several registrations with this contact were sent in the last minute, so this one "
+                               "was not saved. Please wait a minute and send it again: what you typed is still in "
+                               "the form.")
+
+
+def contact_refusal() -> str:
+    return _(CONTACT_REFUSAL)
+
+
+def address_refusal(seconds: int) -> str:
+    minutes = max(1, math.ceil(seconds / 60))
+    return ngettext(
+        "Many registrations were sent from this connection in the last few minutes, so this one was not saved. "
+        "Please wait %(minutes)s minute and send it again: what you typed is still in the form. To register a "
+        "large group at once, send the list to the organiser.",
+        "Many registrations were sent from this connection in the last few minutes, so this one was not saved. "
+        "Please wait %(minutes)s minutes and send it again: what you typed is still in the form. To register a "
+        "large group at once, send the list to the organiser.",
+        minutes) % {"minutes": minutes}
+
+
+def _refusal(request, festival) -> str:
+    """Why this POST is one too many, or "" (and it is counted)."""
+    address = get_usage(request, group=ADDRESS_GROUP, key="ip", rate=settings.REGISTRATION_RATE, method="POST",
+                        increment=True)
+    if address is not None and address["should_limit"]:
+        return address_refusal(address["time_left"])
+    typed = request.POST.get("contact", "").strip()[:200]
+    if not typed:
+        return ""
+    # The same contact however typed (one a phone number cannot be read from keeps its own key).
+    contact = contact_key(typed, festival.phone_region) or typed.casefold()
+    usage = get_usage(request, group=CONTACT_GROUP, key=lambda _group, _request: contact,
+                      rate=settings.REGISTRATION_CONTACT_RATE, method="POST", increment=True)
+    return contact_refusal() if usage is not None and usage["should_limit"] else ""
+
+
+def _refused(request, event, context, message: str):
+    """The form again with what was typed and why nothing was saved (429)."""
+    if event.registration_is_open():
+        form = PublicRegistrationForm(request.POST, festival=event.festival)
+        form.is_valid()
+        form.errors.clear()
+        form.add_error(None, message)
+        context.update(form=form, notice=notice_for(event.festival))
+    else:
+        messages.error(request, message)
+    return render(request, "tournament/register.html", context, status=429)
+
+
 def event_register(request, festival, event):
     event = get_event(festival, event)
     context = {"festival": event.festival, "event": event}
+    refusal = _refusal(request, event.festival) if request.method == "POST" else ""
+    if refusal:
+        return _refused(request, event, context, refusal)
     if not event.registration_is_open():
         if request.method == "POST":
             messages.error(request, _("Registration for this event has closed: check-in is over, so nothing was "

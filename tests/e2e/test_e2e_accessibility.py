@@ -371,6 +371,8 @@ CASES = [
     # The organiser.
     Case("my-work", "organiser", lambda w: reverse("manage-home"), ("My work",)),
     Case("my-work-referee", "referee", lambda w: reverse("manage-home"), ("My work",)),
+    Case("my-work-desk", "desk", lambda w: reverse("manage-home"), ("My work",)),
+    Case("my-work-chief", "chief", lambda w: reverse("manage-home"), ("My work",)),
     Case("festival-new", "organiser", lambda w: reverse("manage-festival-new"), ("New festival",)),
     Case("staff", "organiser", lambda w: reverse("manage-staff", kwargs={"festival": w.festival.slug}),
          ("Staff and roles", _name("festival"))),

@@ -4,6 +4,7 @@ import datetime as dt
 import random
 
 import pytest
+from django.contrib.auth.models import Permission, User
 from django.urls import reverse
 from django.utils import timezone
 
@@ -251,3 +252,13 @@ def test_the_desk_and_chief_referee_see_every_event_in_the_same_queries(client, 
     text = response.content.decode()
     assert text.count("1 sheet waiting for confirmation") == events
     assert text.count('data-desk-state="open"') == events
+
+
+def test_the_first_organiser_is_told_how_to_start_not_to_ask_an_organiser(client, db):
+    founder = User.objects.create_user("founder", password="pw-for-tests-only")
+    founder.user_permissions.add(Permission.objects.get(codename="organise_festivals"))
+    text = page(client, founder)
+    assert "Ask the organiser" not in text
+    assert "Start with <strong>New festival</strong>" in text and reverse("manage-festival-new") in text
+    newcomer = User.objects.create_user("newcomer", password="pw-for-tests-only")
+    assert "Ask the organiser to add you" in page(client, newcomer)

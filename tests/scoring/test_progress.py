@@ -5,7 +5,9 @@ import random
 import pytest
 
 from scoring.services import progress
-from tests.factories import released_stage
+from django.urls import reverse
+
+from tests.factories import make_staff, released_stage
 from tests.scoring.helpers import chief_of, play_game
 from tournament.models import Draw, Event, Lot, StageEntry
 from tournament.services import ServiceError, seating
@@ -74,3 +76,26 @@ def test_busan_tie_at_the_cut_blocks_closing_until_a_lot_is_drawn_r7():
     lots = progress.draw_lots_at_cut(stage=stage, actor=chief)
     assert lots and progress.advancement(stage).resolved
     assert progress.close_stage(stage=stage, actor=chief).number == 2
+
+
+def test_a_final_at_one_table_is_not_reported_as_breaking_constraints_it_cannot_keep(client):
+    """R8.1: the four finalists sit at one table, so the two of each round-1 table have met before; no draw
+    could keep them apart, and the organiser is told so plainly instead of "constraints could not be met"."""
+    stage = released_stage(8)
+    chief = chief_of(stage.event)
+    rng = random.Random(3)
+    for game in (1, 2, 3):
+        play_game(stage, game, chief, rng)
+    if not progress.advancement(stage).resolved:
+        progress.draw_lots_at_cut(stage=stage, actor=chief)
+    final = progress.close_stage(stage=stage, actor=chief)
+    assert final.is_final
+    draw = draw_services.draft_draw(stage=final, actor=chief, seed=9)
+    assert len(seating.player_ids(draw)) == 1 and draw.violations == []
+    assert not any("constraint" in line for line in draw_services.release_preview(draw).lines)
+    organiser = make_staff(stage.event.festival, "organiser")
+    client.force_login(organiser)
+    text = client.get(reverse("manage-draws", kwargs={"festival": stage.event.festival.slug,
+                                                      "event": stage.event.slug})).content.decode()
+    assert "could not be met" not in text and "already met" not in text
+    assert "All 4 players play at one table: there is nobody to keep apart." in text

@@ -34,9 +34,11 @@ def draws_page(request, event):
     seats = seating.seats(draw) if draw else []
     names = {seat.registration_id: seat.registration.player.name for seat in seats}
     violations = [dict(v, names=[names.get(p, p) for p in v["players"]]) for v in (draw.violations if draw else [])]
+    tables = seating.by_table(seats, draw.violations if draw else ())
     context = {
         "festival": event.festival, "event": event, "stages": stages, "stage": stage, "draw": draw,
-        "for_staff": True, "tables": seating.by_table(seats, draw.violations if draw else ()), "violations": violations,
+        "for_staff": True, "tables": tables, "violations": violations,
+        "one_table_of": len(seats) if len(tables) == 1 else 0,  # everyone together: nobody to keep apart
         "draw_form": DrawForm(), "swap_form": SwapForm(seats=seats) if draw and draw.is_draft else None,
         "unrelease_form": UnreleaseForm(),
         "checked_in": draw_services.checked_in(event).count(),

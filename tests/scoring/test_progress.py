@@ -3,10 +3,9 @@
 import random
 
 import pytest
-
-from scoring.services import progress
 from django.urls import reverse
 
+from scoring.services import progress
 from tests.factories import make_staff, released_stage
 from tests.scoring.helpers import chief_of, play_game
 from tournament.models import Draw, Event, Lot, StageEntry
@@ -78,9 +77,9 @@ def test_busan_tie_at_the_cut_blocks_closing_until_a_lot_is_drawn_r7():
     assert progress.close_stage(stage=stage, actor=chief).number == 2
 
 
-def test_a_final_at_one_table_is_not_reported_as_breaking_constraints_it_cannot_keep(client):
-    """R8.1: the four finalists sit at one table, so the two of each round-1 table have met before; no draw
-    could keep them apart, and the organiser is told so plainly instead of "constraints could not be met"."""
+def drafted_final():
+    """A Busan event of 8 played to its final (R8.1): the four finalists, two from each round-1 table, drafted
+    at one table."""
     stage = released_stage(8)
     chief = chief_of(stage.event)
     rng = random.Random(3)
@@ -90,12 +89,28 @@ def test_a_final_at_one_table_is_not_reported_as_breaking_constraints_it_cannot_
         progress.draw_lots_at_cut(stage=stage, actor=chief)
     final = progress.close_stage(stage=stage, actor=chief)
     assert final.is_final
-    draw = draw_services.draft_draw(stage=final, actor=chief, seed=9)
+    return draw_services.draft_draw(stage=final, actor=chief, seed=9)
+
+
+def test_a_final_at_one_table_is_not_reported_as_breaking_constraints_it_cannot_keep(client):
+    """The two of each round-1 table have met before; no draw could keep them apart at one table, and the
+    organiser is told so plainly instead of "constraints could not be met"."""
+    draw = drafted_final()
+    event = draw.stage.event
     assert len(seating.player_ids(draw)) == 1 and draw.violations == []
     assert not any("constraint" in line for line in draw_services.release_preview(draw).lines)
-    organiser = make_staff(stage.event.festival, "organiser")
-    client.force_login(organiser)
-    text = client.get(reverse("manage-draws", kwargs={"festival": stage.event.festival.slug,
-                                                      "event": stage.event.slug})).content.decode()
+    client.force_login(make_staff(event.festival, "organiser"))
+    text = client.get(reverse("manage-draws", kwargs={"festival": event.festival.slug, "event": event.slug}))
+    text = text.content.decode()
     assert "could not be met" not in text and "already met" not in text
     assert "All 4 players play at one table: there is nobody to keep apart." in text
+
+
+def test_releasing_a_one_table_final_counts_one_table(client):
+    draw = drafted_final()
+    assert draw_services.release_preview(draw).lines[0].startswith("4 players at 1 table;")
+    event = draw.stage.event
+    client.force_login(make_staff(event.festival, "organiser"))
+    text = client.get(reverse("draw-release", kwargs={"festival": event.festival.slug, "event": event.slug,
+                                                      "draw": draw.pk})).content.decode()
+    assert "4 players at 1 table;" in text and "1 tables" not in text

@@ -190,10 +190,14 @@ def release_preview(draw: Draw) -> Preview:
         return Preview(title=title, blockers=[Blocker("not_draft", _("Only a draft can be released."))])
     tables = draw.tables.count()
     players = draw.seats.count()
-    shown = (_("%(players)s players at %(tables)s tables; players and the public will see it.")
+    # A draw seats at least two players; the tables may be one (R8.1: the final).
+    shown = (ngettext("%(players)s players at %(tables)s table; players and the public will see it.",
+                      "%(players)s players at %(tables)s tables; players and the public will see it.", tables)
              if stage.event.public_draw else
-             _("%(players)s players at %(tables)s tables; players will see it on their own pages (the public "
-               "draw pages are switched off for this event)."))
+             ngettext("%(players)s players at %(tables)s table; players will see it on their own pages (the public "
+                      "draw pages are switched off for this event).",
+                      "%(players)s players at %(tables)s tables; players will see it on their own pages (the public "
+                      "draw pages are switched off for this event).", tables))
     lines = [
         shown % {"players": players, "tables": tables},
         _("Until a result is entered you can take it back to draft, with a reason."),

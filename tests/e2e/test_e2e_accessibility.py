@@ -298,6 +298,11 @@ CASES = [
     Case("sign-in", "anonymous", lambda w: reverse("login"), ("Staff sign in",)),
     Case("locked-out", "anonymous", lambda w: reverse("login"), ("Account locked",), then=_lock_out),
     Case("not-found", "anonymous", lambda w: "/f/no-such-festival/", ("Not found",), status=404),
+    Case("personal-link-not-found", "anonymous", lambda w: "/p/no-such-link/", ("This personal link does not work",),
+         status=404),
+    Case("not-allowed", "desk", lambda w: reverse("manage-event", kwargs={"festival": w.festival.slug,
+                                                                          "event": w.open_event.slug}),
+         ("Not allowed",), status=403),
     # A referee at a table, through its private link (classic, the tile pad, Word).
     Case("referee-table", "anonymous", lambda w: reverse("referee-link-table", args=[w.links[3].token]),
          (("Table %(number)s", {"number": 3}),)),

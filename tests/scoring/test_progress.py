@@ -104,6 +104,14 @@ def test_a_final_at_one_table_is_not_reported_as_breaking_constraints_it_cannot_
     text = text.content.decode()
     assert "could not be met" not in text and "already met" not in text
     assert "All 4 players play at one table: there is nobody to keep apart." in text
+    # A draft stored before: its listed "already met" pairs are not shown either.
+    players = seating.player_ids(draw)[0]
+    Draw.objects.filter(pk=draw.pk).update(violations=[{"constraint": "repeat_opponents", "table": 1,
+                                                        "players": list(players[:2]), "detail": "met before"}])
+    draw.refresh_from_db()
+    assert not any("constraint" in line for line in draw_services.release_preview(draw).lines)
+    text = client.get(reverse("manage-draws", kwargs={"festival": event.festival.slug, "event": event.slug}))
+    assert "could not be met" not in text.content.decode() and "list-group-item-warning" not in text.content.decode()
 
 
 def test_releasing_a_one_table_final_counts_one_table(client):

@@ -202,7 +202,7 @@ def release_preview(draw: Draw) -> Preview:
         shown % {"players": players, "tables": tables},
         _("Until a result is entered you can take it back to draft, with a reason."),
     ]
-    if draw.violations:
+    if draw.violations and tables > 1:  # at one table nobody can be kept apart (_violations_data)
         lines.insert(1, ngettext("%(count)s constraint could not be met (see the draw page).",
                                  "%(count)s constraints could not be met (see the draw page).",
                                  len(draw.violations)) % {"count": len(draw.violations)})

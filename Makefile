@@ -54,10 +54,15 @@ messages: setup
 	$(PY) manage.py makemessages --no-obsolete --no-location -l ko -l zh_Hant --ignore ".venv/*" --ignore "staticfiles/*"
 	$(PY) -m tournament.i18n_compile
 
+# The production settings refuse to serve without collected static files (tournament/checks.py): collect them
+# into a scratch directory first, as the image does.
 check-deploy: setup
-	DJANGO_SETTINGS_MODULE=config.settings.production \
+	static=$$(mktemp -d) && trap 'rm -rf "$$static"' EXIT && \
+	export DJANGO_SETTINGS_MODULE=config.settings.production DJANGO_STATIC_ROOT="$$static" \
 	DJANGO_SECRET_KEY=check-deploy-0123456789-abcdefghijklmnopqrstuvwxyz-ABCDEFGHIJ \
-	DJANGO_ALLOWED_HOSTS=example.org $(PY) manage.py check --deploy --fail-level WARNING
+	DJANGO_ALLOWED_HOSTS=example.org && \
+	$(PY) manage.py collectstatic --noinput --verbosity 0 && \
+	$(PY) manage.py check --deploy --fail-level WARNING
 
 # Two gunicorn servers on one PostgreSQL database and one Redis cache agree while sheets go through both
 # (loadtest/two_servers.py; about a minute). Needs DATABASE_URL=postgres://… (it makes its own database).

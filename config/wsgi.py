@@ -2,10 +2,18 @@ import logging
 import os
 
 from django.conf import settings
+from django.core.exceptions import ImproperlyConfigured
 from django.core.wsgi import get_wsgi_application
+
+from tournament.checks import missing_static_files
 
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings.production")
 application = get_wsgi_application()
+
+# gunicorn runs no system checks: refuse to start rather than answer every page with 500 (tournament/checks.py).
+_missing = missing_static_files()
+if _missing:
+    raise ImproperlyConfigured(_missing)
 
 if getattr(settings, "PLAIN_HTTP", False):
     logging.getLogger("config").warning(

@@ -1,10 +1,14 @@
 """What each person working at a festival has to do now, with direct links: My work.
 
-The organiser sees each event's next step in the flow of the day (DESIGN.md), the chief referee the live
-board, a referee the tables they hold (in the round being played), the desk the desk. Everything is read in a fixed number of
-queries, whatever the number of festivals and events.
+The organiser sees each event's next step in the flow of the day (DESIGN.md); the desk, per event, whether
+check-in is open now, opens later or has closed, and how many registered players are still missing; the chief
+referee the sheets waiting for confirmation (and how many have warnings) and the round and game being played; a
+referee the tables they hold (in the round being played), and before the draw that their tables appear after it.
+Events that need someone now come first. Everything is read in a fixed number of queries, whatever the number of
+festivals and events.
 """
 
+import datetime as dt
 from dataclasses import dataclass, field
 
 from django.db.models import Count, Exists, OuterRef, Prefetch, Q
@@ -12,25 +16,69 @@ from django.urls import reverse
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
-from tournament.models import Draw, Event, Festival, Registration, StaffRole, Stage
+from tournament.models import Draw, DrawTable, Event, Festival, Registration, StaffRole, Stage
 from tournament.permissions import CHIEF_REFEREE, DESK, ORGANISER, REFEREE, ROLES
 from tournament.services import seating
 from tournament.services.late_places import LatePlaces, late_places
 
-from .models import RefereeAssignment
+from .models import RefereeAssignment, ScoreSheet
 
 
 @dataclass(frozen=True)
 class Link:
     label: str
     url: str
+    now: bool = False  # something waits behind it now: shown as the main button
+
+
+@dataclass(frozen=True)
+class DeskWork:
+    """The desk's view of an event: check-in `state` ("open" now, "later", "closed"), the times to show, the
+    registered players and how many of them have not arrived; late places the desk gives now (R9)."""
+
+    state: str
+    opens_at: dt.datetime
+    closes_at: dt.datetime
+    opens_today: bool
+    override: str  # the organiser's: "open" (reopened), "closed" (closed early), "" (the schedule)
+    closed_on_time: bool  # closed by the schedule, at `closes_at`
+    registered: int
+    missing: int
+    late_places_url: str = ""
+
+    @property
+    def now(self) -> bool:
+        return self.state == "open" or bool(self.late_places_url)
+
+
+@dataclass(frozen=True)
+class ChiefWork:
+    """The chief referee's view of an event: the round being played (None: none now) and its game, the sheets
+    waiting for confirmation, and how many of those carry warnings the referee accepted."""
+
+    stage: Stage | None
+    game: int | None
+    waiting: int
+    with_warnings: int
+
+    @property
+    def now(self) -> bool:
+        return self.waiting > 0 or self.stage is not None
 
 
 @dataclass
 class EventWork:
     event: Event
     next_step: Link | None = None  # the organiser's
+    desk: DeskWork | None = None
+    chief: ChiefWork | None = None
+    referee_note: str = ""  # "before_draw" or "no_table": a referee who holds no table of the event
     links: list[Link] = field(default_factory=list)
+
+    @property
+    def now(self) -> bool:
+        """Something of the event needs this person now: it comes before those that do not."""
+        return any(part is not None and part.now for part in (self.next_step, self.desk, self.chief))
 
 
 @dataclass
@@ -43,6 +91,10 @@ class FestivalWork:
     def is_organiser(self) -> bool:
         return ORGANISER in self.roles
 
+    @property
+    def now(self) -> bool:
+        return any(item.now for item in self.events)
+
 
 def _event_url(name: str, event: Event, **kwargs) -> str:
     return reverse(name, kwargs={"festival": event.festival.slug, "event": event.slug, **kwargs})
@@ -50,30 +102,35 @@ def _event_url(name: str, event: Event, **kwargs) -> str:
 
 def next_step(event: Event, stages: list[Stage], now) -> Link:
     """The organiser's next action in the flow of the day: check-in, late places, numbers, draw, release, play,
-    results. `stages` carry `first_games` (their seatings of game 1, draft or released)."""
+    results. `stages` carry `first_games` (their seatings of game 1, draft or released). Every step but the
+    registrations before check-in and the results is the day's work: needed now."""
+
+    def today(label: str, url: str) -> Link:
+        return Link(label, url, now=True)
+
     if not stages:
         if event.numbers_assigned_at is None:
             if event.checkin_is_open(now):
-                return Link(_("Close check-in"), _event_url("manage-event", event) + "#checkin-heading")
+                return today(_("Close check-in"), _event_url("manage-event", event) + "#checkin-heading")
             if now < event.checkin_opens_at and event.checkin_override == "":
                 return Link(_("Registrations"), _event_url("manage-event", event))
             late = _late_places(event, now)
             if late.usable:  # places empty after check-in, players waiting (R9)
-                return Link(_("Late places at the desk"), _event_url("desk-late-places", event))
+                return today(_("Late places at the desk"), _event_url("desk-late-places", event))
             if not late.opened and not late.blockers:
-                return Link(_("Open late places"), _event_url("manage-event", event) + "#late-places")
-            return Link(_("Assign player numbers"), _event_url("manage-event", event) + "#numbers-heading")
-        return Link(_("Make the first draw"), _event_url("manage-draws", event))
+                return today(_("Open late places"), _event_url("manage-event", event) + "#late-places")
+            return today(_("Assign player numbers"), _event_url("manage-event", event) + "#numbers-heading")
+        return today(_("Make the first draw"), _event_url("manage-draws", event))
     stage = stages[-1]
     statuses = {draw.status for draw in stage.first_games}
     if Draw.Status.RELEASED not in statuses:
         text = (_("Release the draw of %(stage)s") if statuses else _("Make the draw of %(stage)s"))
-        return Link(text % {"stage": stage.display_name}, _event_url("manage-draws", event))
+        return today(text % {"stage": stage.display_name}, _event_url("manage-draws", event))
     if stage.closed_at is None:
-        return Link(_("Follow %(stage)s and close it") % {"stage": stage.display_name},
-                    _event_url("board-stage", event, stage=stage.number))
+        return today(_("Follow %(stage)s and close it") % {"stage": stage.display_name},
+                     _event_url("board-stage", event, stage=stage.number))
     if stage.advance in (Stage.Advance.PER_TABLE, Stage.Advance.PER_STAGE):
-        return Link(_("Make the draw of the next round"), _event_url("manage-draws", event))
+        return today(_("Make the draw of the next round"), _event_url("manage-draws", event))
     return Link(_("Results"), _event_url("manage-results", event))
 
 
@@ -85,23 +142,32 @@ def _late_places(event: Event, now) -> LatePlaces:
 
 
 def my_work(user) -> tuple[list[FestivalWork], list["HeldTable"]]:
-    """The user's festivals with their roles and each event's links, and the tables they hold as a referee."""
+    """The user's festivals with their roles and each event's state and links, and the tables they hold as a
+    referee; the festivals and events that need the user now first, each in its own order otherwise."""
     now = timezone.now()
     festivals = Festival.objects.all() if user.is_superuser else Festival.objects.filter(staff_roles__user=user)
     stages = Stage.objects.order_by("number").prefetch_related(
         Prefetch("draws", queryset=Draw.objects.filter(game=1).only("pk", "stage_id", "status"), to_attr="first_games"))
+    registered = Q(registrations__status=Registration.Status.REGISTERED)
     festivals = list(festivals.distinct().prefetch_related(
         Prefetch("events", queryset=Event.objects.order_by("starts_at", "name").annotate(
-            checked_in_count=Count("registrations", filter=Q(registrations__status=Registration.Status.REGISTERED,
-                                                             registrations__checked_in_at__isnull=False)),
+            registered_count=Count("registrations", filter=registered),
+            checked_in_count=Count("registrations", filter=registered & Q(registrations__checked_in_at__isnull=False)),
             waiting_count=Count("registrations", filter=Q(registrations__status=Registration.Status.WAITLISTED)),
         ).prefetch_related(
             Prefetch("stages", queryset=stages, to_attr="stage_list"))),
         Prefetch("staff_roles", queryset=StaffRole.objects.filter(user=user), to_attr="my_roles"),
     ))
+    held_by_festival = {festival.pk: set(ROLES) if user.is_superuser else {row.role for row in festival.my_roles}
+                        for festival in festivals}
+    tables = [] if user.is_superuser else my_tables(
+        user, [pk for pk, held in held_by_festival.items() if REFEREE in held])
+    chief = chief_work([event for festival in festivals for event in festival.events.all()
+                        if held_by_festival[festival.pk] & {ORGANISER, CHIEF_REFEREE}])
+    holds_tables_in = {row.assignment.event_id for row in tables}
     work = []
     for festival in festivals:
-        held = set(ROLES) if user.is_superuser else {row.role for row in festival.my_roles}
+        held = held_by_festival[festival.pk]
         roles = [role for role in ROLES if role in held]
         events = []
         for event in festival.events.all():
@@ -111,15 +177,102 @@ def my_work(user) -> tuple[list[FestivalWork], list["HeldTable"]]:
                 item.next_step = next_step(event, event.stage_list, now)
                 item.links.append(Link(_("Organiser's page"), _event_url("manage-event", event)))
             if held & {ORGANISER, CHIEF_REFEREE}:
-                item.links.append(Link(_("Live board"), _event_url("board", event)))
+                item.chief = chief[event.pk]
+                item.links.append(Link(_("Live board"), _event_url("board", event),
+                                       now=item.chief.waiting > 0 and ORGANISER not in held))
             if held & {ORGANISER, DESK}:
-                item.links.append(Link(_("Check-in desk"), _event_url("desk", event)))
+                item.desk = desk_work(event, now)
+                item.links.append(Link(_("Check-in desk"), _event_url("desk", event),
+                                       now=item.desk.state == "open" and ORGANISER not in held))
+            if REFEREE in held and not user.is_superuser and event.pk not in holds_tables_in:
+                item.referee_note = _referee_note(event.stage_list)
             events.append(item)
+        events.sort(key=lambda item: not item.now)  # stable: in their order otherwise
         work.append(FestivalWork(festival=festival, roles=roles, events=events))
-    tables = []
-    if not user.is_superuser:
-        tables = my_tables(user, [w.festival.pk for w in work if REFEREE in w.roles])
+    work.sort(key=lambda festival: not festival.now)
     return work, tables
+
+
+def desk_work(event: Event, now) -> DeskWork:
+    """The desk's line of an event, from the counts `my_work` reads with the events (R9: check-in closes at a
+    set time; the organiser may close it early or reopen it)."""
+    if event.checkin_is_open(now):
+        state = "open"
+    elif event.checkin_has_closed(now):
+        state = "closed"
+    else:
+        state = "later"
+    zone = event.festival.tzinfo
+    late = _late_places(event, now)
+    return DeskWork(
+        state=state, opens_at=event.checkin_opens_at, closes_at=event.checkin_closes_at,
+        opens_today=timezone.localdate(event.checkin_opens_at, zone) == timezone.localdate(now, zone),
+        override=event.checkin_override, closed_on_time=state == "closed" and now >= event.checkin_closes_at,
+        registered=event.registered_count,
+        missing=event.registered_count - event.checked_in_count,
+        late_places_url=_event_url("desk-late-places", event) if late.usable else "",
+    )
+
+
+def _released(stage: Stage) -> bool:
+    return any(draw.status == Draw.Status.RELEASED for draw in stage.first_games)
+
+
+def _stage_in_play(stages: list[Stage]) -> Stage | None:
+    """The latest round not closed whose seating is released (seating.current_stage), from the stages `my_work`
+    reads with the events."""
+    playing = [stage for stage in stages if stage.closed_at is None and _released(stage)]
+    return playing[-1] if playing else None
+
+
+def _referee_note(stages: list[Stage]) -> str:
+    """What a referee who holds no table of the event is told: before its first draw, that tables appear
+    after it; while a round is played, where a table comes from; nothing between rounds or after the last."""
+    if not any(_released(stage) for stage in stages):
+        return "before_draw"
+    return "no_table" if _stage_in_play(stages) is not None else ""
+
+
+def chief_work(events: list[Event]) -> dict[int, ChiefWork]:
+    """Per event: the round and game being played, the sheets waiting for confirmation and those among them with
+    warnings; two queries whatever the number of events (none without events)."""
+    if not events:
+        return {}
+    playing = {event.pk: _stage_in_play(event.stage_list) for event in events}
+    stage_ids = [stage.pk for stage in playing.values() if stage is not None]
+    S = ScoreSheet.Status
+    waiting, warned, confirmed = {}, {}, {}
+    rows = (ScoreSheet.objects.filter(Q(status=S.SUBMITTED) | Q(status=S.CONFIRMED, stage__in=stage_ids),
+                                      stage__event__in=[event.pk for event in events])
+            .values_list("stage__event", "stage", "game", "status")
+            .annotate(n=Count("id"), warned=Count("id", filter=~Q(warnings=[]))).order_by())
+    for event_id, stage_id, game, status, n, with_warnings in rows:
+        if status == S.SUBMITTED:
+            waiting[event_id] = waiting.get(event_id, 0) + n
+            warned[event_id] = warned.get(event_id, 0) + with_warnings
+        else:
+            confirmed[stage_id, game] = n
+    tables = dict(((stage_id, game), n) for stage_id, game, n in (
+        DrawTable.objects.filter(draw__stage__in=stage_ids, draw__status=Draw.Status.RELEASED)
+        .values_list("draw__stage", "draw__game").annotate(n=Count("id")).order_by())) if stage_ids else {}
+    work = {}
+    for event in events:
+        stage = playing[event.pk]
+        game = _game_in_play(event, stage, tables, confirmed) if stage is not None else None
+        work[event.pk] = ChiefWork(stage=stage, game=game, waiting=waiting.get(event.pk, 0),
+                                   with_warnings=warned.get(event.pk, 0))
+    return work
+
+
+def _game_in_play(event: Event, stage: Stage, tables: dict, confirmed: dict) -> int:
+    """The live board's game: the first seated game not confirmed at every table, else the last seated one
+    (a Busan round plays all its games on one seating, R8.1; Hong Kong seats every game anew, R8.2)."""
+    anew = seating.plays_each_game_anew(event)
+    seated = [game for game in range(1, stage.games + 1) if (stage.pk, game if anew else 1) in tables]
+    for game in seated:
+        if confirmed.get((stage.pk, game), 0) < tables[stage.pk, game if anew else 1]:
+            return game
+    return seated[-1] if seated else 1
 
 
 @dataclass(frozen=True)

@@ -8,6 +8,8 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from decimal import Decimal
 
+from django.utils.translation import gettext_lazy
+
 from rules.rulesets import get_ruleset
 from tournament.formats.ranking import AVERAGE, TOTAL, SeatResult, Standing, rank_by
 from tournament.models import Event, Lot, Registration, Stage
@@ -38,6 +40,23 @@ def criteria_for(event: Event) -> tuple[tuple[str, ...], str]:
     if not chosen:
         chosen = ("wins", "average" if points == AVERAGE else "points", "playoff", "lot")
     return chosen, (AVERAGE if points == AVERAGE else TOTAL)
+
+
+# What each criterion asks for, as a referee's paper sheet states the event's ranking.
+CRITERION_WORDS = {
+    "wins": gettext_lazy("most wins"),
+    "points": gettext_lazy("most points in total"),
+    "average": gettext_lazy("highest average points per game"),
+    "playoff": gettext_lazy("playoff game"),
+    "lot": gettext_lazy("lots"),
+}
+
+
+def ranking_order(event: Event) -> str:
+    """The event's ranking in words, in the current language: "most wins → highest average points per game →
+    playoff game → lots" (R7: Hong Kong ranks by average points, Busan by total; or the organiser's own order)."""
+    criteria, _points = criteria_for(event)
+    return " → ".join(str(CRITERION_WORDS[name]) for name in criteria)
 
 
 def compute(players: Iterable[int], results: Iterable[SeatResult], criteria: Sequence[str], points: str,

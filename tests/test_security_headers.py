@@ -321,10 +321,13 @@ def test_production_sends_cookies_only_over_https_and_asks_for_hsts():
     }
 
 
-def test_the_deployment_check_passes_with_production_settings():
-    """`make check-deploy` (CI runs it too); here so `make test` catches a regression first."""
+def test_the_deployment_check_passes_with_production_settings(tmp_path):
+    """`make check-deploy` (CI runs it too, after a real collectstatic); here so `make test` catches a regression
+    first. The static files stand collected by their manifest (tests/test_static_files_check.py)."""
+    (tmp_path / "staticfiles.json").write_text('{"paths": {}, "version": "1.1", "hash": ""}')
     in_production("from django.core.management import execute_from_command_line; "
-                  "execute_from_command_line(['manage.py', 'check', '--deploy', '--fail-level', 'WARNING'])")
+                  "execute_from_command_line(['manage.py', 'check', '--deploy', '--fail-level', 'WARNING'])",
+                  DJANGO_STATIC_ROOT=str(tmp_path))
 
 
 # What a browser gets: the served application (config/wsgi.py, so its start-up warning too) asked through

@@ -8,6 +8,6 @@ class TournamentConfig(AppConfig):
     default_auto_field = "django.db.models.BigAutoField"
 
     def ready(self):
-        from . import public_cache
+        from . import checks, public_cache  # noqa: F401 (checks registers the deployment's system checks)
 
         public_cache.connect()

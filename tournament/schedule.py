@@ -14,6 +14,7 @@ from dataclasses import dataclass
 from django.utils import timezone
 from django.utils.formats import date_format
 from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
 
 from .models import Event
 
@@ -51,7 +52,8 @@ def label(event: Event, kind: str, number: int = 0, typed: str = "") -> str:
     if kind == BRIEFING:
         return _("Rules briefing (no admission after it starts)")
     if kind == PLAY:
-        return _("Play: %(games)s games") % {"games": event.rotation_games}
+        return ngettext("Play: %(games)s game", "Play: %(games)s games", event.rotation_games) % {
+            "games": event.rotation_games}
     if kind == SCORING:
         return _("Scoring")
     if kind == FINAL:
@@ -60,7 +62,8 @@ def label(event: Event, kind: str, number: int = 0, typed: str = "") -> str:
         games = event.stage_games[number - 1] if 0 < number <= len(event.stage_games) else None
         if games is None:
             return _("Round %(number)s") % {"number": number}
-        return _("Round %(number)s: %(games)s games") % {"number": number, "games": games}
+        return ngettext("Round %(number)s: %(games)s game", "Round %(number)s: %(games)s games", games) % {
+            "number": number, "games": games}
     return typed
 
 

@@ -175,7 +175,9 @@ USE_TZ = True
 TIME_ZONE = "Asia/Seoul"
 
 STATIC_URL = "static/"
-STATIC_ROOT = BASE_DIR / "staticfiles"
+# Where `collectstatic` puts the hashed, compressed static files whitenoise serves (the Docker image builds them
+# at /app/staticfiles); DJANGO_STATIC_ROOT puts them elsewhere on a server of your own.
+STATIC_ROOT = Path(os.environ.get("DJANGO_STATIC_ROOT") or BASE_DIR / "staticfiles")
 STATICFILES_DIRS = [BASE_DIR / "static"]
 STORAGES = {
     "default": {"BACKEND": "django.core.files.storage.FileSystemStorage"},

@@ -31,3 +31,14 @@ class RankingPointsForm(forms.Form):
 
 class SeasonForm(forms.Form):
     year = forms.IntegerField(required=False, min_value=YEARS[0], max_value=YEARS[1])
+
+
+class CertificateLanguageForm(forms.Form):
+    """Which of the festival's languages the certificates are printed in (`?lang=ko`); the view falls back to the
+    festival's first language for anything else."""
+
+    lang = forms.ChoiceField(required=False)
+
+    def __init__(self, data, *, languages: list[str]):
+        super().__init__(data)
+        self.fields["lang"].choices = [(code, code) for code in languages]

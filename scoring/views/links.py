@@ -24,6 +24,7 @@ from tournament.views.helpers import form_errors, run_service
 from ..forms.board import LinkForm, TableForm
 from ..models import TableLink
 from ..services import links as link_services
+from ..standings import ranking_order
 from .referees import referee_context
 from .staff import PREFIX, get_stage, organiser_view, stage_url
 
@@ -129,7 +130,7 @@ def print_sheets(request, event, stage):
                        "referees": [held[number].referee] if number in held else []})
     return render(request, "scoring/board/print.html", {
         "festival": event.festival, "event": event, "stage": stage, "sheets": sheets, "hong_kong": hong_kong,
-        "positions": list(positions),
+        "positions": list(positions), "ranking_order": ranking_order(event),
     })
 
 

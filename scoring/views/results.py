@@ -9,10 +9,14 @@ on the server.
 """
 
 
+from urllib.parse import urlencode
+
+from django.conf import settings
 from django.contrib import messages
 from django.shortcuts import redirect, render
 from django.urls import path, reverse
 from django.utils import timezone
+from django.utils.translation import get_language_info
 from django.utils.translation import gettext as _
 from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_POST, require_safe
@@ -23,7 +27,7 @@ from tournament.services.audit import Actor
 from tournament.views.helpers import form_errors, get_event, run_service, staff_view
 from tournament.visibility import visibility
 
-from ..forms.results import PlaceForm, RankingPointsForm, SeasonForm
+from ..forms.results import CertificateLanguageForm, PlaceForm, RankingPointsForm, SeasonForm
 from ..results.actions import draw_place_lot, set_ranking_points
 from ..results.event import event_results
 from ..results.season import season_standings, season_years
@@ -54,13 +58,26 @@ def results_page(request, festival, event):
     })
 
 
+def _certificate_languages(request, event: Event) -> tuple[str, list[dict]]:
+    """The certificates speak the festival's language, not the reader's: its first language, or another of its
+    languages the page asks for; with the choice of each, for the page to offer."""
+    known = {code for code, _name in settings.LANGUAGES}
+    languages = [code for code in event.festival.languages if code in known] or [settings.LANGUAGE_CODE]
+    form = CertificateLanguageForm(request.GET, languages=languages)
+    chosen = (form.cleaned_data["lang"] if form.is_valid() else "") or languages[0]
+    return chosen, [{"code": code, "name": get_language_info(code)["name_local"], "current": code == chosen,
+                     "url": f"{request.path}?{urlencode({'lang': code})}"} for code in languages]
+
+
 def _certificates(request, event: Event, *, published: bool, back: str, for_staff: bool = False):
     """Public certificates show public names (tournament/public_names.py); the organiser's, for the
     prize-giving, the names as registered."""
+    language, languages = _certificate_languages(request, event)
     return render(request, "scoring/results/print.html", {
         "festival": event.festival, "event": event, "published": published, "for_staff": for_staff,
         "results": event_results(event) if published else None, "standings_url": _standings_url(event),
         "date": timezone.localtime(event.starts_at).date(), "back_url": back,
+        "certificate_language": language, "certificate_languages": languages,
     })
 
 

@@ -298,6 +298,11 @@ CASES = [
     Case("sign-in", "anonymous", lambda w: reverse("login"), ("Staff sign in",)),
     Case("locked-out", "anonymous", lambda w: reverse("login"), ("Account locked",), then=_lock_out),
     Case("not-found", "anonymous", lambda w: "/f/no-such-festival/", ("Not found",), status=404),
+    Case("personal-link-not-found", "anonymous", lambda w: "/p/no-such-link/", ("This personal link does not work",),
+         status=404),
+    Case("not-allowed", "desk", lambda w: reverse("manage-event", kwargs={"festival": w.festival.slug,
+                                                                          "event": w.open_event.slug}),
+         ("Not allowed",), status=403),
     # A referee at a table, through its private link (classic, the tile pad, Word).
     Case("referee-table", "anonymous", lambda w: reverse("referee-link-table", args=[w.links[3].token]),
          (("Table %(number)s", {"number": 3}),)),
@@ -371,6 +376,8 @@ CASES = [
     # The organiser.
     Case("my-work", "organiser", lambda w: reverse("manage-home"), ("My work",)),
     Case("my-work-referee", "referee", lambda w: reverse("manage-home"), ("My work",)),
+    Case("my-work-desk", "desk", lambda w: reverse("manage-home"), ("My work",)),
+    Case("my-work-chief", "chief", lambda w: reverse("manage-home"), ("My work",)),
     Case("festival-new", "organiser", lambda w: reverse("manage-festival-new"), ("New festival",)),
     Case("staff", "organiser", lambda w: reverse("manage-staff", kwargs={"festival": w.festival.slug}),
          ("Staff and roles", _name("festival"))),

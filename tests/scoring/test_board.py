@@ -9,7 +9,7 @@ from scoring.services import progress
 from scoring.services.sheets import confirm_sheet, return_sheet, submit_sheet
 from tests.confirming import confirmed_post
 from tests.factories import make_staff, released_stage
-from tests.scoring.helpers import entry_for, key
+from tests.scoring.helpers import busan_final, entry_for, key
 from tournament.models import AuditEntry, Draw, Event, Lot, Stage
 from tournament.services import ServiceError, draws, seating
 from tournament.services.audit import Actor
@@ -494,6 +494,15 @@ def test_stage_page_shows_completeness_per_game(client, stage, chief):
     html = client.get(url("board-stage", stage, stage=1)).content.decode()
     assert "4 of 4 tables confirmed" in html and "0 of 4 tables confirmed" in html
     assert "Who advances is shown when every game" in html and "Close the stage" not in html
+
+
+def test_the_board_and_stage_page_of_a_final_at_one_table_count_one_table(client):
+    final = busan_final()
+    client.force_login(make_staff(final.event.festival, "chief referee"))
+    html = client.get(url("board-stage", final, stage=final.number)).content.decode()
+    assert "0 of 1 table confirmed" in html and "1 tables" not in html
+    html = client.get(url("board", final)).content.decode()
+    assert "Final, game 1: 1 table" in html and "1 tables" not in html
 
 
 def test_busan_tie_at_the_cut_is_settled_by_drawn_lots_and_the_stage_closes_into_the_draw_page(client):

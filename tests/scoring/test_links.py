@@ -363,6 +363,21 @@ def test_hong_kong_paper_sheet_fills_in_each_seated_games_names():
     assert ScoreSheet.objects.filter(stage=stage, status=ScoreSheet.Status.CONFIRMED).count() == 2
 
 
+@pytest.mark.parametrize("fields,order", [
+    # R7: Hong Kong ranks by wins, then average points per game; Busan by wins, then total points.
+    ({"format": Event.Format.HONG_KONG, "ruleset": Event.Ruleset.HK_2016},
+     "most wins → highest average points per game → playoff game → lots"),
+    ({}, "most wins → most points in total → playoff game → lots"),
+    ({"tiebreaks": ["points", "wins", "lot"]}, "most points in total → most wins → lots"),  # the organiser's own
+])
+def test_the_paper_sheet_states_the_events_own_ranking(client, fields, order):
+    stage = released_stage(8, **fields)
+    client.force_login(make_staff(stage.event.festival, "organiser"))
+    html = client.get(url("board-print", stage)).content.decode()
+    assert "most wins first, then points" not in html
+    assert html.count(f"Ranking, in order: {order}.") == html.count('class="score-sheet"') == 2
+
+
 # --- admin -------------------------------------------------------------------------------------------------
 
 def test_admin_is_read_only_and_never_shows_link_tokens(client, stage):

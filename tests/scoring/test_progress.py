@@ -3,9 +3,10 @@
 import random
 
 import pytest
+from django.urls import reverse
 
 from scoring.services import progress
-from tests.factories import released_stage
+from tests.factories import make_staff, released_stage
 from tests.scoring.helpers import chief_of, play_game
 from tournament.models import Draw, Event, Lot, StageEntry
 from tournament.services import ServiceError, seating
@@ -74,3 +75,50 @@ def test_busan_tie_at_the_cut_blocks_closing_until_a_lot_is_drawn_r7():
     lots = progress.draw_lots_at_cut(stage=stage, actor=chief)
     assert lots and progress.advancement(stage).resolved
     assert progress.close_stage(stage=stage, actor=chief).number == 2
+
+
+def drafted_final():
+    """A Busan event of 8 played to its final (R8.1): the four finalists, two from each round-1 table, drafted
+    at one table."""
+    stage = released_stage(8)
+    chief = chief_of(stage.event)
+    rng = random.Random(3)
+    for game in (1, 2, 3):
+        play_game(stage, game, chief, rng)
+    if not progress.advancement(stage).resolved:
+        progress.draw_lots_at_cut(stage=stage, actor=chief)
+    final = progress.close_stage(stage=stage, actor=chief)
+    assert final.is_final
+    return draw_services.draft_draw(stage=final, actor=chief, seed=9)
+
+
+def test_a_final_at_one_table_is_not_reported_as_breaking_constraints_it_cannot_keep(client):
+    """The two of each round-1 table have met before; no draw could keep them apart at one table, and the
+    organiser is told so plainly instead of "constraints could not be met"."""
+    draw = drafted_final()
+    event = draw.stage.event
+    assert len(seating.player_ids(draw)) == 1 and draw.violations == []
+    assert not any("constraint" in line for line in draw_services.release_preview(draw).lines)
+    client.force_login(make_staff(event.festival, "organiser"))
+    text = client.get(reverse("manage-draws", kwargs={"festival": event.festival.slug, "event": event.slug}))
+    text = text.content.decode()
+    assert "could not be met" not in text and "already met" not in text
+    assert "All 4 players play at one table: there is nobody to keep apart." in text
+    # A draft stored before: its listed "already met" pairs are not shown either.
+    players = seating.player_ids(draw)[0]
+    Draw.objects.filter(pk=draw.pk).update(violations=[{"constraint": "repeat_opponents", "table": 1,
+                                                        "players": list(players[:2]), "detail": "met before"}])
+    draw.refresh_from_db()
+    assert not any("constraint" in line for line in draw_services.release_preview(draw).lines)
+    text = client.get(reverse("manage-draws", kwargs={"festival": event.festival.slug, "event": event.slug}))
+    assert "could not be met" not in text.content.decode() and "list-group-item-warning" not in text.content.decode()
+
+
+def test_releasing_a_one_table_final_counts_one_table(client):
+    draw = drafted_final()
+    assert draw_services.release_preview(draw).lines[0].startswith("4 players at 1 table;")
+    event = draw.stage.event
+    client.force_login(make_staff(event.festival, "organiser"))
+    text = client.get(reverse("draw-release", kwargs={"festival": event.festival.slug, "event": event.slug,
+                                                      "draw": draw.pk})).content.decode()
+    assert "4 players at 1 table;" in text and "1 tables" not in text

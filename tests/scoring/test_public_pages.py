@@ -428,7 +428,7 @@ def test_event_home_shows_schedule_current_game_and_links(client):
     confirm_sheet(sheet=submit_golden(stage, 1), actor=chief_of(stage.event))
     page = text(client.get(urls(stage.event)["event"]))
     assert "Schedule" in page and "Check-in" in page
-    assert "game 2 in play: 0 of 1 tables confirmed" in page
+    assert "game 2 in play: 0 of 1 table confirmed" in page  # one table, not "1 tables"
     assert urls(stage.event)["public-standings"] in page and urls(stage.event)["public-find-player"] in page
     assert reverse("public-draw", kwargs={"festival": stage.event.festival.slug, "event": stage.event.slug}) in page
 

@@ -1,6 +1,7 @@
 """Final places, ranking points, lots for tied places and the season view (R7, R8, R9)."""
 
 import random
+import re
 from decimal import Decimal
 
 import pytest
@@ -211,6 +212,34 @@ def test_results_page_shows_the_podium_the_under_15_note_and_certificates(client
     client.logout()
     printed = client.get(reverse("results-print", kwargs=kwargs)).content.decode()
     assert printed.count('class="certificate ') == 3 and "김하늘" in printed and event.festival.name in printed
+
+
+def certificate_places(html: str) -> list[str]:
+    return re.findall(r'<p class="certificate-place">([^<]*)</p>', html)
+
+
+@pytest.mark.parametrize("name", ["results-print", "manage-results-print"])
+def test_certificates_print_in_the_festivals_language_unless_the_page_asks_for_another(client, name):
+    """The organiser's screen is in English; the Korean festival's certificates are in Korean, and the page
+    offers its other languages."""
+    stage, _seats = played_busan_final()
+    festival = stage.event.festival
+    festival.languages = ["ko", "en"]
+    festival.save()
+    client.force_login(make_staff(festival, "organiser"))
+    url = reverse(name, kwargs={"festival": festival.slug, "event": stage.event.slug})
+    page = client.get(url).content.decode()
+    assert certificate_places(page) == ["1위", "2위", "3위"]
+    assert '<p class="certificate-date">2030년 11월 2일' in page  # the language's own date
+    assert '<html lang="en">' in page and "Certificates" in page  # the page around them stays the reader's
+    assert f'href="{url}?lang=en"' in page and f'href="{url}?lang=ko"' in page
+    assert certificate_places(client.get(url, {"lang": "en"}).content.decode()) == ["Place 1", "Place 2", "Place 3"]
+    for nonsense in ("xx", "zh-hant", "", "🙂" * 50):  # not a language of this festival: its first one
+        response = client.get(url, {"lang": nonsense})
+        assert response.status_code == 200 and certificate_places(response.content.decode())[0] == "1위"
+    festival.languages = ["zh-hant", "en"]
+    festival.save()
+    assert certificate_places(client.get(url).content.decode())[0] == "第1名"
 
 
 def test_results_are_not_shown_before_the_final_is_complete(client):

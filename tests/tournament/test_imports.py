@@ -116,6 +116,12 @@ def test_sample_csv_with_bom_imports_hangul_chinese_and_latin_names(organiser_cl
     assert again.status_code == 302 and Registration.objects.count() == 3
 
 
+def test_importing_one_registration_says_one_registration(organiser_client, festival, events):
+    url, _page = preview(organiser_client, festival, csv_bytes([row()]))
+    response = organiser_client.get(confirm(organiser_client, url)["Location"])
+    assert "Imported 1 registration: 1 with a place, 0 on the waiting list." in response.content.decode()
+
+
 def test_cp949_csv_from_korean_excel_with_korean_headers_imports(organiser_client, festival, events):
     header = ["종목", "이름", "연락처", "출생연도", "소속", "랭킹번호"]
     content = csv_bytes([row(name="박서연"), row(name="똠방각하", contact="010-2222-3333")],

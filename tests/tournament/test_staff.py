@@ -1,9 +1,11 @@
 """Staff and roles per festival: roles count only where they were given, nonsense changes nothing, removing a
 role ends its access at once, and who may create festivals. (Invitations: test_staff_invitations.py.)"""
 
+import io
+
 import pytest
 from django.contrib.auth import get_user_model
-from django.core.management import call_command
+from django.core.management import CommandError, call_command
 from django.urls import reverse
 
 from tests.factories import make_event, make_festival, make_staff
@@ -122,6 +124,46 @@ def test_the_staff_page_costs_the_same_queries_for_few_or_many(client, festival,
     client.force_login(organiser)
     with django_assert_max_num_queries(6):
         assert client.get(staff_url(festival)).status_code == 200
+
+
+def typed(monkeypatch, *answers):
+    """What the person types at each password prompt of `add_organiser`, in order."""
+    prompts, answers = [], list(answers)
+
+    def getpass(prompt=""):
+        prompts.append(prompt)
+        return answers.pop(0)
+
+    monkeypatch.setattr("getpass.getpass", getpass)
+    return prompts
+
+
+def test_add_organiser_asks_for_the_password_twice_and_makes_the_account_when_both_match(db, monkeypatch):
+    prompts = typed(monkeypatch, "river-tiles-1987", "river-tiles-1987")
+    call_command("add_organiser", "founder", "--create", stdout=io.StringIO())
+    assert len(prompts) == 2 and "again" in prompts[1]
+    assert User.objects.get(username="founder").check_password("river-tiles-1987")
+
+
+def test_add_organiser_refuses_passwords_that_differ_and_asks_again(db, monkeypatch):
+    out = io.StringIO()
+    typed(monkeypatch, "river-tiles-1987", "river-tiles-1978", "", "", "river-tiles-1987", "river-tiles-1987")
+    call_command("add_organiser", "founder", "--create", stdout=out, stderr=out)
+    said = out.getvalue()
+    assert "do not match" in said and "cannot be empty" in said
+    assert User.objects.get(username="founder").check_password("river-tiles-1987")
+
+
+@pytest.mark.parametrize("first,second,problem", [
+    ("river-tiles-1987", "something-else-1", "do not match"),
+    ("1234", "1234", "too short"),  # the site's password rules, as everywhere else
+])
+def test_add_organiser_gives_up_after_three_refused_passwords_and_makes_nothing(db, monkeypatch, first, second,
+                                                                              problem):
+    typed(monkeypatch, *[first, second] * 3)
+    with pytest.raises(CommandError, match=problem):
+        call_command("add_organiser", "founder", "--create", stdout=io.StringIO(), stderr=io.StringIO())
+    assert not User.objects.filter(username="founder").exists()
 
 
 def test_add_organiser_lets_an_account_create_festivals_and_the_creator_organises_its_festival(festival):

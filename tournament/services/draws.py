@@ -97,7 +97,11 @@ def start_event(*, event: Event, actor: Actor) -> Stage:
     return stage
 
 
-def _violations_data(violations) -> list[dict]:
+def _violations_data(violations, tables) -> list[dict]:
+    """The constraints the seating could not keep, as the draw stores them. At one table everyone sits together
+    (R8.1: the final of four): no seating keeps anybody apart there, so nothing is a constraint left unmet."""
+    if len(tables) <= 1:
+        return []
     return [
         {"constraint": v.constraint, "table": v.table, "players": list(v.players), "detail": v.detail}
         for v in violations
@@ -131,12 +135,13 @@ def draft_draw(*, stage: Stage, actor: Actor, seed: int | None = None) -> Draw:
             tables, violations, method = result.tables, result.violations, Draw.Method.RANDOM
         discarded = list(stage.draws.filter(status=Draw.Status.DRAFT, game=1).values_list("id", flat=True))
         stage.draws.filter(id__in=discarded).update(status=Draw.Status.DISCARDED)
+        unmet = _violations_data(violations, tables)
         draw = write_seating(Draw(stage=stage, game=1, method=method, seed=seed, algorithm_version=ALGORITHM_VERSION,
                                   constraints=_constraints_data(constraints),
-                                  violations=_violations_data(violations), created_by=actor.user), tables)
+                                  violations=unmet, created_by=actor.user), tables)
         record(actor=actor, action="draw.drafted", target=draw, event=event,
                after={"seed": seed, "algorithm": ALGORITHM_VERSION, "method": method, "tables": len(tables),
-                      "unmet": len(violations), "discarded": discarded})
+                      "unmet": len(unmet), "discarded": discarded})
     return draw
 
 
@@ -168,12 +173,12 @@ def swap_seats(*, draw: Draw, first: int, second: int, actor: Actor) -> Draw:
         b.save(update_fields=["table", "position"])
         a.table, a.position = b_place
         a.save(update_fields=["table", "position"])
-        draw.violations = _violations_data(result.violations)
+        draw.violations = _violations_data(result.violations, result.tables)
         draw.swaps += 1
         draw.save(update_fields=["violations", "swaps"])
         record(actor=actor, action="draw.swapped", target=draw, event=event, before=before,
                after={"first": [a.table.number, a.position], "second": [b.table.number, b.position],
-                      "unmet": len(result.violations)})
+                      "unmet": len(draw.violations)})
     return draw
 
 
@@ -185,15 +190,19 @@ def release_preview(draw: Draw) -> Preview:
         return Preview(title=title, blockers=[Blocker("not_draft", _("Only a draft can be released."))])
     tables = draw.tables.count()
     players = draw.seats.count()
-    shown = (_("%(players)s players at %(tables)s tables; players and the public will see it.")
+    # A draw seats at least two players; the tables may be one (R8.1: the final).
+    shown = (ngettext("%(players)s players at %(tables)s table; players and the public will see it.",
+                      "%(players)s players at %(tables)s tables; players and the public will see it.", tables)
              if stage.event.public_draw else
-             _("%(players)s players at %(tables)s tables; players will see it on their own pages (the public "
-               "draw pages are switched off for this event)."))
+             ngettext("%(players)s players at %(tables)s table; players will see it on their own pages (the public "
+                      "draw pages are switched off for this event).",
+                      "%(players)s players at %(tables)s tables; players will see it on their own pages (the public "
+                      "draw pages are switched off for this event).", tables))
     lines = [
         shown % {"players": players, "tables": tables},
         _("Until a result is entered you can take it back to draft, with a reason."),
     ]
-    if draw.violations:
+    if draw.violations and tables > 1:  # at one table nobody can be kept apart (_violations_data)
         lines.insert(1, ngettext("%(count)s constraint could not be met (see the draw page).",
                                  "%(count)s constraints could not be met (see the draw page).",
                                  len(draw.violations)) % {"count": len(draw.violations)})

@@ -33,10 +33,16 @@ def draws_page(request, event):
     draw = seating.working_draw(stage) if stage else None
     seats = seating.seats(draw) if draw else []
     names = {seat.registration_id: seat.registration.player.name for seat in seats}
-    violations = [dict(v, names=[names.get(p, p) for p in v["players"]]) for v in (draw.violations if draw else [])]
+    one_table = len({seat.table.number for seat in seats}) == 1
+    # At one table nobody can be kept apart: a draft stored before services.draws._violations_data said so may
+    # still list constraints there.
+    unmet = draw.violations if draw and not one_table else []
+    violations = [dict(v, names=[names.get(p, p) for p in v["players"]]) for v in unmet]
+    tables = seating.by_table(seats, unmet)
     context = {
         "festival": event.festival, "event": event, "stages": stages, "stage": stage, "draw": draw,
-        "for_staff": True, "tables": seating.by_table(seats, draw.violations if draw else ()), "violations": violations,
+        "for_staff": True, "tables": tables, "violations": violations,
+        "one_table_of": len(seats) if one_table else 0,  # everyone together: nobody to keep apart
         "draw_form": DrawForm(), "swap_form": SwapForm(seats=seats) if draw and draw.is_draft else None,
         "unrelease_form": UnreleaseForm(),
         "checked_in": draw_services.checked_in(event).count(),

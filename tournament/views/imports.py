@@ -11,6 +11,7 @@ from django.shortcuts import redirect, render
 from django.urls import path
 from django.utils.http import content_disposition_header
 from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
 from django.views.decorators.http import require_GET, require_http_methods
 
 from ..forms.imports import ImportConfirmForm, ImportUploadForm
@@ -97,8 +98,10 @@ def import_preview(request, festival, key):
                 reports = error.reports
             else:
                 _forget(request, key)
-                messages.success(request, _(
-                    "Imported %(total)s registrations: %(registered)s with a place, %(waitlisted)s on the waiting list."
+                messages.success(request, ngettext(
+                    "Imported %(total)s registration: %(registered)s with a place, %(waitlisted)s on the waiting list.",
+                    "Imported %(total)s registrations: %(registered)s with a place, %(waitlisted)s on the waiting list.",
+                    result.total,
                 ) % {"total": result.total, "registered": result.registered, "waitlisted": result.waitlisted})
                 return redirect("manage-import", festival=festival.slug)
         else:

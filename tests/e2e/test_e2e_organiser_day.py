@@ -157,8 +157,13 @@ def create_festival_and_event(server, organiser, shot) -> Event:
     organiser.locator("#id_checkin_closes").fill(hhmm(now + dt.timedelta(hours=2)))
     organiser.locator("#id_registration_opens_at").fill((now - dt.timedelta(days=1)).strftime("%Y-%m-%dT%H:%M"))
     organiser.locator("#id_registration_closes_at").fill((now + dt.timedelta(hours=1)).strftime("%Y-%m-%dT%H:%M"))
+    organiser.locator("#id_withdrawal_deadline").fill((now - dt.timedelta(hours=2)).strftime("%Y-%m-%dT%H:%M"))
     expect(organiser.locator("#event-plan")).to_contain_text("final 4")
     shot(organiser, "event-form")
+    organiser.get_by_role("button", name="Create the event", exact=True).click()
+    # Play began before the event was entered: the form says so and saves it only once that is confirmed.
+    expect(organiser.locator("#id_past_confirmed")).to_be_visible()
+    organiser.locator("#id_past_confirmed").check()
     organiser.get_by_role("button", name="Create the event", exact=True).click()
     expect(notice(organiser, "success")).to_contain_text("is created")
 

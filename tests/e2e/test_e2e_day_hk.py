@@ -19,7 +19,7 @@ import re
 
 import pytest
 from django.utils import timezone, translation
-from django.utils.translation import gettext
+from django.utils.translation import gettext, ngettext
 from playwright.sync_api import expect
 
 from scoring.models import ScoreSheet
@@ -64,6 +64,17 @@ def say(language: str, text: str, **values) -> str:
         translated = gettext(text)
     assert translated != text, f"no {language} translation of {text!r}"
     return translated % values if values else translated
+
+
+def say_count(language: str, singular: str, plural: str, count: int, **values) -> str:
+    """`say` for a text with a count (ngettext); the plural's translation must exist."""
+    values = {"count": count, **values}
+    if language == "en":
+        return (singular if count == 1 else plural) % values
+    with translation.override(language):
+        translated = ngettext(singular, plural, count)
+    assert translated not in (singular, plural), f"no {language} translation of {plural!r}"
+    return translated % values
 
 
 def switch_language(page, code: str) -> None:
@@ -135,8 +146,8 @@ def confirm_game(chief, board: str, game: int, shot) -> None:
     """The chief referee (in Korean) confirms every table of the game on the live board."""
     chief.goto(board)
     expect(chief.locator("#board")).to_contain_text(
-        say("ko", "%(name)s, game %(number)s: %(count)s tables", name=say("ko", "Final"),
-            number=game, count=TABLES))
+        say_count("ko", "%(name)s, game %(number)s: %(count)s table", "%(name)s, game %(number)s: %(count)s tables",
+                  TABLES, name=say("ko", "Final"), number=game))
     expect(chief.locator('#board [data-count="submitted"]')).to_have_text(str(TABLES))
     shot(chief, f"board-game-{game}-submitted")
     for table in range(1, TABLES + 1):

@@ -91,7 +91,7 @@ def test_referee_without_desk_role_is_refused(client, event, reg):
     client.force_login(make_staff(event.festival, REFEREE))
     response = client.get(desk_url(event))
     assert response.status_code == 403
-    assert "permission" in response.content.decode()
+    assert "this account may not do this here" in response.content.decode()
     assert client.post(checkin_url(event, reg.pk)).status_code == 403
     # htmx: the browser reloads and shows the 403 page, rather than swapping it into a row.
     response = client.post(checkin_url(event, reg.pk), **HTMX)

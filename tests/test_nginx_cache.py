@@ -222,8 +222,13 @@ def test_plain_requests_of_each_language_still_share_their_copy(proxy):
     event = make_event()
     live = proxy + reverse("public-standings-live", kwargs={"festival": event.festival.slug, "event": event.slug})
     for lines in PLAIN_REQUESTS.values():
-        fetch_lines(live, lines)
-        status, headers, _ = fetch_lines(live, lines)
+        # The copy lives one second: on a loaded machine the second request may come after it, so a pair is
+        # tried up to three times. A request that bypassed the cache would never be a HIT.
+        for _attempt in range(3):
+            fetch_lines(live, lines)
+            status, headers, _ = fetch_lines(live, lines)
+            if headers.get("X-Micro-Cache") == "HIT":
+                break
         assert status == 200 and headers["X-Micro-Cache"] == "HIT", lines
 
 

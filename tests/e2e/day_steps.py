@@ -192,7 +192,11 @@ def type_rack(page, position: int, value: int, jokers: int = 0) -> None:
 
 def fill_sheet(page, sheet: Sheet, *, pad: bool = False, pad_open=None) -> None:
     """Who went out, then each rack: typed, or (pad=True) the first loser's tiles tapped on the tile pad."""
+    # As a referee's thumb would, after the page's script has set the sheet up (it ticks "someone went out"
+    # with the seat's box): a page opened by a tap may still be loading on a busy machine.
+    page.locator(".sheet-seat-edit").first.wait_for(state="attached")
     page.locator(f'label[for="went-out-{sheet.out}"]').click()
+    expect(page.locator('input[name="end"][value="went_out"]')).to_be_checked()
     for index, (position, value) in enumerate(sorted(sheet.racks.items())):
         if pad and index == 0:
             tap_tiles(page, position, tiles_for(value), pad_open)
@@ -203,9 +207,11 @@ def fill_sheet(page, sheet: Sheet, *, pad: bool = False, pad_open=None) -> None:
 def expect_clean_check(page) -> None:
     """The live check (the server's rules engine) found nothing wrong and the table sums to zero (R6)."""
     check = page.locator("#sheet-check .sheet-check")
+    # The panel says 0 errors before any answer too: wait for the answer's total first (a loaded machine may take
+    # longer than the default five seconds to answer the check).
+    expect(page.locator("#sheet-check .sheet-total")).to_have_text("0", timeout=20_000)
     expect(check).to_have_attribute("data-errors", "0")
     expect(check).to_have_attribute("data-warnings", "0")
-    expect(page.locator("#sheet-check .sheet-total")).to_have_text("0")
     expect(page.locator(".sheet-submit")).to_be_enabled()
 
 

@@ -378,10 +378,14 @@ def results_dataset(event: Event) -> tablib.Dataset:
 
 
 def table_file(event: Event, what: str, fmt: str) -> bytes:
-    """A spreadsheet's bytes. CSV is UTF-8 with a BOM so Excel shows Hangul and Chinese (as the registrations)."""
+    """The standings or the game results as a spreadsheet's bytes (`encoded`)."""
     if what not in TABLES or fmt not in FORMATS:
         raise ServiceError(_("Unknown file format."), code="format")
-    dataset = standings_dataset(event) if what == "standings" else results_dataset(event)
+    return encoded(standings_dataset(event) if what == "standings" else results_dataset(event), fmt)
+
+
+def encoded(dataset: tablib.Dataset, fmt: str) -> bytes:
+    """A spreadsheet's bytes. CSV is UTF-8 with a BOM so Excel shows Hangul and Chinese (as the registrations)."""
     if fmt == "csv":
         return ("\ufeff" + dataset.export("csv")).encode("utf-8")
     return dataset.export("xlsx")

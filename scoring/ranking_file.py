@@ -10,15 +10,15 @@ from tournament.models import Event
 from tournament.services.errors import ServiceError
 from tournament.services.imports.layout import neutralise
 
-from .exports import FORMATS, number
+from .exports import FORMATS, encoded, number
 from .results.event import event_results
 
 COLUMNS = (pgettext_lazy("final place", "Place"), gettext_lazy("Name"), gettext_lazy("Birth year"), gettext_lazy("School or club"),
            gettext_lazy("National ranking id"), gettext_lazy("Ranking points"))
 
 
-def ranking_dataset(event: Event) -> tuple[tablib.Dataset, int]:
-    """The rows of the players who agreed, and how many placed players were left out."""
+def ranking_dataset(event: Event) -> tablib.Dataset:
+    """The rows of the placed players who agreed, in the order of their places."""
     if not event.festival.ranking_recipient:
         raise ServiceError(_("This festival gives results to no ranking body."), code="no_recipient")
     results = event_results(event)
@@ -27,22 +27,17 @@ def ranking_dataset(event: Event) -> tuple[tablib.Dataset, int]:
                            code="not_final")
     dataset = tablib.Dataset(headers=[str(label) for label in COLUMNS])
     dataset.title = str(_("Ranking"))
-    left_out = 0
     for row in results.rows:
         player = row.registration.player
         if not player.results_to_ranking:
-            left_out += 1
             continue
         dataset.append([neutralise(value) for value in (
             row.place, player.name, player.birth_year or "", player.affiliation, player.ranking_id,
             number(row.ranking_points))])
-    return dataset, left_out
+    return dataset
 
 
 def ranking_file(event: Event, fmt: str) -> bytes:
     if fmt not in FORMATS:
         raise ServiceError(_("Unknown file format."), code="format")
-    dataset, _left_out = ranking_dataset(event)
-    if fmt == "csv":
-        return ("\ufeff" + dataset.export("csv")).encode("utf-8")
-    return dataset.export("xlsx")
+    return encoded(ranking_dataset(event), fmt)

@@ -9,7 +9,7 @@ from django.utils.translation import gettext as _
 
 from ..models import Festival, Player
 from .audit import Actor, record
-from .consent import needs_guardian
+from .consent import needs_guardian, stamp_ranking
 from .errors import ServiceError
 
 
@@ -26,11 +26,11 @@ def set_results_to_ranking(*, player: Player, agrees: bool, actor: Actor, now=No
             raise ServiceError(_("For a player younger than %(age)s, a parent or guardian agrees to this, on the "
                                  "registration form or the guardian's page.") % {"age": festival.guardian_age},
                                code="guardian")
-        if player.results_to_ranking is agrees:
-            return player
         before = {"results_to_ranking": player.results_to_ranking}
-        player.results_to_ranking, player.results_to_ranking_at = agrees, now
-        player.save(update_fields=["results_to_ranking", "results_to_ranking_at"])
+        answered = stamp_ranking(player, agrees=agrees, festival=festival, now=now)
+        if not answered:
+            return player
+        player.save(update_fields=answered)
         record(actor=actor, action="player.ranking_agreed" if agrees else "player.ranking_withdrawn",
                target=player, festival=festival, before=before, after={"results_to_ranking": agrees})
         return player

@@ -18,13 +18,18 @@ from django.db import connection
 _lock = threading.Lock()
 _one_at_a_time = threading.Lock()
 _active = 0
+_last_seen = 0.0  # when a request last began or ended (time.monotonic)
+# A request the server has accepted is counted only once it reaches the middleware: the server is idle when
+# nothing has run for this long, not at the first instant between two requests.
+QUIET = 0.3
 
 
 def middleware(get_response):
     def count(request):
-        global _active
+        global _active, _last_seen
         with _lock:
             _active += 1
+            _last_seen = time.monotonic()
         try:
             shared = connection.vendor == "sqlite"
             with _one_at_a_time if shared else contextlib.nullcontext():
@@ -32,6 +37,7 @@ def middleware(get_response):
         finally:
             with _lock:
                 _active -= 1
+                _last_seen = time.monotonic()
     return count
 
 
@@ -39,7 +45,7 @@ def wait_until_idle(timeout: float = 10.0) -> bool:
     deadline = time.monotonic() + timeout
     while time.monotonic() < deadline:
         with _lock:
-            if _active == 0:
+            if _active == 0 and time.monotonic() - _last_seen >= QUIET:
                 return True
         time.sleep(0.02)
     return False

@@ -9,9 +9,11 @@ A browser test also ends while its phones may still be polling; pytest-django th
 a request still reading a table would make that fail. The `phone` fixture closes the phones, then waits here
 until the server is idle."""
 
+import collections
 import contextlib
 import threading
 import time
+from urllib.parse import urlsplit
 
 from django.db import connection
 
@@ -22,6 +24,9 @@ _last_seen = 0.0  # when a request last began or ended (time.monotonic)
 # A request the server has accepted is counted only once it reaches the middleware: the server is idle when
 # nothing has run for this long, not at the first instant between two requests.
 QUIET = 0.3
+# What the server has answered lately ("GET /t/…/status/"): a test waits for a service worker's whole exchange
+# (it posts, then asks where its sheet is) before it takes the connection away.
+_answered: collections.deque = collections.deque(maxlen=2000)
 
 
 def middleware(get_response):
@@ -38,7 +43,14 @@ def middleware(get_response):
             with _lock:
                 _active -= 1
                 _last_seen = time.monotonic()
+                _answered.append(f"{request.method} {request.path}")
     return count
+
+
+def answered(method: str, url: str) -> bool:
+    """The server has finished answering a `method` request for `url` (an address or a path)."""
+    with _lock:
+        return f"{method} {urlsplit(url).path}" in _answered
 
 
 def wait_until_idle(timeout: float = 10.0) -> bool:

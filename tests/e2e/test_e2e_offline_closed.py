@@ -6,6 +6,7 @@ the outbox and sent. In Chromium at phone size (the pages open: test_e2e_offline
 from playwright.sync_api import expect
 
 from scoring.models import ScoreSheet
+from tests.e2e.inflight import answered
 from tests.e2e.offline import (
     QUEUED,
     SENT,
@@ -41,15 +42,20 @@ def test_a_sheet_queued_offline_is_sent_by_the_service_worker_with_the_page_clos
     # The phone's CSRF cookie is gone meanwhile (expired, cleared): the worker gets a fresh token and sends anyway.
     context.clear_cookies(name="csrftoken")
 
-    sync_with_every_page_closed(context, server, "rk-outbox-sheets", lambda: sheets_of(stage))
+    # The worker posts the sheet, then asks where it is: its answer is recorded once that second answer is in.
+    sync_with_every_page_closed(context, server, "rk-outbox-sheets",
+                                lambda: sheets_of(stage) and answered("GET", queued["statusUrl"]))
     [sheet] = sheets_of(stage)
     assert sheet.status == ScoreSheet.Status.SUBMITTED and sheet.idempotency_key == queued["key"]
     assert sheet.seats.get(position=3).tiles == "K7 K8"
 
-    # Opened again, still without a connection: the page shows what the worker recorded.
+    # Opened again, still without a connection: the page shows what the worker recorded (it writes it just
+    # after the answer: the page, loaded meanwhile, would show it on the worker's message).
     context.set_offline(True)
     again = context.new_page()
     again.goto(table_url)
+    assert arrived(again, lambda: [i["state"] for i in outbox(again, "sheet")] == ["sent"])
+    again.reload()
     expect(again.locator('[data-outbox-game="1"]')).to_have_text(SENT)
     shot(again, "sent-by-the-worker")
     context.set_offline(False)
@@ -74,11 +80,12 @@ def test_desk_check_ins_queued_offline_are_sent_by_the_service_worker_with_the_p
     event, registrations, page, missing = desk_with_players(phone, server, sign_in, names)
     context = page.context
     tap_check_ins_offline(page, names)
+    posted = [item["url"] for item in outbox(page, "desk")]
     page.close()
     check_in(registration=registrations["Chan Tai Man"], actor=Actor(label="the other desk"))  # meanwhile
 
     def both_answered():
-        return AuditEntry.objects.filter(action="checkin.in", target_id=registrations["김민준"].pk).exists()
+        return len(posted) == 2 and all(answered("POST", url) for url in posted)
     sync_with_every_page_closed(context, server, "rk-outbox-desk", both_answered)
     arrived_ = Registration.objects.filter(event=event, checked_in_at__isnull=False)
     assert set(arrived_.values_list("player__name", flat=True)) == set(names)

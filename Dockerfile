@@ -6,6 +6,7 @@ COPY pyproject.toml ./
 COPY rules ./rules
 COPY tournament ./tournament
 COPY scoring ./scoring
+COPY public ./public
 COPY config ./config
 RUN pip install .
 COPY . .

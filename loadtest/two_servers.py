@@ -321,7 +321,7 @@ class Scenario:
                 confirmed = self.agree()
                 # Pages carry the event's version in their ETag; the API's ETag is its body's hash, and the
                 # event summary and a player's games change only at some confirmations, as does a player's live
-                # fragment (its ETag is what it shows: scoring/player_card.py).
+                # fragment (its ETag is what it shows: public/card.py).
                 cards = {path for path in confirmed if "/player/" in path and path.endswith("/live/")}
                 changed_cards |= {path for path in cards if confirmed[path] != etags[path]}
                 must_change = ({path for path in confirmed if not path.startswith(self.api)} - cards

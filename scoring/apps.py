@@ -8,20 +8,6 @@ class ScoringConfig(AppConfig):
     default_auto_field = "django.db.models.BigAutoField"
 
     def ready(self):
-        # Tournament's pages show standings through this hook: tournament never imports scoring.
-        from tournament import standing
-
-        from .player_standing import player_standings
-
-        standing.register(player_standings)
-
-        # And where a Hong Kong table's players go once its sheet is confirmed (R8.2).
-        from tournament import moves
-
-        from .moves import game_moves
-
-        moves.register(game_moves)
-
         # A score sheet's reason is free text a referee types: contacts typed there go at the end of retention.
         from tournament.services import erasure
 

@@ -1,5 +1,5 @@
-"""The scoring app's routes: the event page and live pages, the round clock, referees, the board, results,
-conduct, exports and the public API. Each view module keeps its own routes."""
+"""The scoring app's routes: the round clock, referees, the board, results,
+conduct, the organiser's downloads. Each view module keeps its own routes."""
 
 from django.urls import include, path
 
@@ -7,13 +7,10 @@ from .views import (
     board,
     clock,
     conduct,
-    event,
     exports,
     links,
-    my_data,
     my_work,
     offline,
-    public,
     referee,
     referees,
     results,
@@ -22,8 +19,6 @@ from .views import (
 )
 
 urlpatterns = [
-    path("", include(event.urlpatterns)),
-    path("", include(public.urlpatterns)),
     path("", include(clock.urlpatterns)),
     path("", include(referee.urlpatterns)),
     path("", include(offline.urlpatterns)),
@@ -36,5 +31,4 @@ urlpatterns = [
     path("", include(results.urlpatterns)),
     path("manage/", include(conduct.urlpatterns)),
     path("", include(exports.urlpatterns)),
-    path("", include(my_data.urlpatterns)),
 ]

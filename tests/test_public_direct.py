@@ -13,15 +13,15 @@ from django.core.cache import cache
 from django.test import Client, override_settings
 from django.urls import reverse
 
-from scoring import rendered
+from public import rendered
 from tests.factories import make_event, make_registration, make_staff
 from tournament.context_processors import CSRF_PLACEHOLDER
 from tournament.services.audit import SYSTEM, record
 
 pytestmark = pytest.mark.django_db
 
-DIRECT = "tournament.middleware.PublicViewMiddleware"
-NOT_MODIFIED = "tournament.middleware.NotModifiedMiddleware"
+DIRECT = "public.lane.PublicViewMiddleware"
+NOT_MODIFIED = "public.lane.NotModifiedMiddleware"
 WITHOUT_DIRECT = [name for name in settings.MIDDLEWARE if name not in (DIRECT, NOT_MODIFIED)]
 # What RFC 9110 (15.4.5) asks a 304 to carry (beside Date, which the server adds).
 NOT_MODIFIED_HEADERS = ("ETag", "Cache-Control", "Vary")
@@ -177,12 +177,17 @@ def test_the_worker_keeps_its_copies_within_bounds(monkeypatch):
     assert rendered.get("test-rendered:19") is None
 
 
-def test_an_unrelated_view_is_never_answered_directly():
-    """The mark is on the view, not the address: an API answer in the lane goes through the whole stack."""
+def test_only_the_live_addresses_are_answered_directly():
+    """The lane is the list of live addresses (public/urls.py): the API goes straight to its view like the pages;
+    a page that is not polled (the player search) and an address that is not the site's go through the whole
+    stack."""
     event = make_event()
     api = f"/api/events/{event.festival.slug}/{event.slug}/standings/"
+    search = f"/f/{event.festival.slug}/{event.slug}/player/?q=1"
     with override_settings(MIDDLEWARE=[*settings.MIDDLEWARE, INNER]):
-        assert Client().get(api)["X-Inner"] == "ran"
+        assert "X-Inner" not in Client().get(api)
+        assert Client().get(search)["X-Inner"] == "ran"
+        assert Client().get(f"/api/events/{event.festival.slug}/")["X-Inner"] == "ran"  # no such address: 404
 
 
 def test_only_a_matching_anonymous_poll_of_a_fragment_is_answered_before_the_stack():
@@ -230,7 +235,7 @@ def test_a_fragment_the_304_road_passed_on_is_rendered_in_the_festivals_time_zon
     """The road above the stack fetched the event (and its zone); the stack resets the zone before the view."""
     from django.utils import timezone
 
-    from scoring.views import public
+    from public.views import standings as public
     from tests.factories import make_festival
 
     event = make_event(make_festival(timezone="Asia/Hong_Kong"))

@@ -8,6 +8,4 @@ class TournamentConfig(AppConfig):
     default_auto_field = "django.db.models.BigAutoField"
 
     def ready(self):
-        from . import checks, public_cache  # noqa: F401 (checks registers the deployment's system checks)
-
-        public_cache.connect()
+        from . import checks  # noqa: F401 (registers the deployment's system checks)

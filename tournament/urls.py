@@ -1,4 +1,4 @@
-"""The tournament app's routes: festivals, registration, seating, personal pages, the desk, the organiser's
+"""The tournament app's routes: festivals, registration, the desk, the organiser's
 pages. Each area keeps its own routes next to its views."""
 
 from django.urls import include, path
@@ -6,31 +6,21 @@ from django.urls import include, path
 from .views import (
     desk,
     draws,
-    erasure,
     festivals,
     guardian,
     imports,
     invitation,
     manage,
     offline,
-    player,
-    player_name,
-    public,
     registration,
-    seating,
     staff,
 )
 
 urlpatterns = [
     path("", include(invitation.urlpatterns)),
-    path("", include(public.urlpatterns)),
     path("", include(offline.urlpatterns)),
     path("", include(registration.urlpatterns)),
     path("", include(guardian.urlpatterns)),
-    path("", include(seating.urlpatterns)),
-    path("p/", include(player.urlpatterns)),
-    path("p/", include(erasure.urlpatterns)),
-    path("p/", include(player_name.urlpatterns)),
     path("desk/", include(desk.urlpatterns)),
     # Fixed words (new-festival, edit, new-event, import, export, draws, staff) before manage's
     # <festival>/<event> catch-all.

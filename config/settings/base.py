@@ -37,12 +37,13 @@ INSTALLED_APPS = [
     "csp",
     "tournament",
     "scoring",
+    "public",
 ]
 
 MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
     # An unchanged live fragment polled by an anonymous phone: its 304 here, the rest skipped.
-    "tournament.middleware.NotModifiedMiddleware",
+    "public.lane.NotModifiedMiddleware",
     # The service worker's offline copy of a page made to work offline may be kept (tournament/device.py):
     # outside the next one, the only answer it makes storable.
     "tournament.device.OfflineCopyMiddleware",
@@ -50,18 +51,18 @@ MIDDLEWARE = [
     "tournament.middleware.NoStoreForStaffMiddleware",
     "tournament.middleware.CSPMiddleware",  # django-csp's, building the policy once
     "whitenoise.middleware.WhiteNoiseMiddleware",
-    # Django's session, auth and messages middleware, skipped for anonymous public polls (tournament/middleware.py).
-    "tournament.middleware.SessionMiddleware",
+    # Django's session, auth and messages middleware, skipped for anonymous public polls (public/lane.py).
+    "public.lane.SessionMiddleware",
     "tournament.middleware.ResetTimezoneMiddleware",
     "django.middleware.locale.LocaleMiddleware",
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
-    "tournament.middleware.AuthenticationMiddleware",
-    "tournament.middleware.MessageMiddleware",
+    "public.lane.AuthenticationMiddleware",
+    "public.lane.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "django_htmx.middleware.HtmxMiddleware",
-    # The live public pages straight to their view, for anonymous phones (tournament/middleware.py).
-    "tournament.middleware.PublicViewMiddleware",
+    # The live public pages straight to their view, for anonymous phones (public/lane.py).
+    "public.lane.PublicViewMiddleware",
     "django_ratelimit.middleware.RatelimitMiddleware",
     # Last, as django-axes asks: it turns a locked-out login into a clear page.
     "axes.middleware.AxesMiddleware",

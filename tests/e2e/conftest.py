@@ -35,7 +35,7 @@ from django.conf import settings
 from django.core.cache import cache
 from django.urls import reverse
 
-from scoring import rendered
+from public import rendered
 from tests.e2e.inflight import wait_until_idle
 
 CHROMIUM = Path(os.environ.get("E2E_CHROMIUM", "/usr/bin/chromium"))

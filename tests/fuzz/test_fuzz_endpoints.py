@@ -17,9 +17,9 @@ from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 from hypothesis import HealthCheck, given, note, settings
 from hypothesis import strategies as st
+from public.snapshot import forget_snapshots
 
 from scoring.models import ScoreSheet, TableLink
-from scoring.snapshot import forget_snapshots
 from tests.fuzz.checks import assert_whole, broken_rules
 from tests.fuzz.coverage import event_pages, filled_paths, posting_routes, real_arguments, route_patterns
 from tests.fuzz.endpoints import BY_NAME, ENDPOINTS, Endpoint

@@ -12,14 +12,14 @@ import re
 import pytest
 from django.core.cache import cache
 from django.urls import reverse
+from public.snapshot import forget_snapshots
+from public.moves import LOT, STAYS, UP, moves_after
 
-from scoring import rendered
+from public import rendered
 from scoring.services import conduct
-from scoring.snapshot import forget_snapshots
 from tests.factories import make_staff
 from tests.scoring.helpers import chief_of, confirm, hong_kong, play_game, seated, text
 from tournament.models import ConductRecord, Event
-from tournament.moves import LOT, STAYS, UP, moves_after
 from tournament.services import seating
 
 pytestmark = pytest.mark.django_db

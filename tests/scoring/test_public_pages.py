@@ -10,11 +10,11 @@ import pytest
 from django.core.cache import cache
 from django.urls import reverse
 from django.utils import timezone
+from public.board import build_board
 
-from scoring import rendered
+from public import rendered
 from scoring.services import progress
 from scoring.services.sheets import confirm_sheet, correct_sheet, submit_sheet
-from scoring.standings_board import build_board
 from tests.factories import make_event, make_player, make_registration, released_stage
 from tests.scoring.helpers import chief_of, confirm, entry_for, hong_kong, key, play_game, seated, text
 from tournament.models import ConductRecord, Event, Stage

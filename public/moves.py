@@ -2,17 +2,19 @@
 a table's page, the hall and a player's page show it from the moment the chief referee confirms the table's
 sheet, not only once every table has finished and the next game is seated.
 
-Who moves is computed in one place, `tournament.formats.hongkong.table_movement` (the same function the
-seating of the next game runs, through `hongkong.movement`), from the table's confirmed results. Those are
-scoring's, and tournament never imports scoring (rules ← tournament ← scoring): so scoring registers the
-function that reads them when its app is ready (scoring/apps.py, scoring/moves.py). Without it (a
-tournament-only test, say) the pages simply show no movement.
+It runs the one computation of the movement, `hongkong.table_movement` (the same function the seating of the
+next game runs, through `hongkong.movement`), on what the seating of the next game will run it on
+(scoring/services/progress.py, `apply_movement`): the game's confirmed results, and the table without the
+players who left the event (R9). A tie on the move cut is left to the lot the software draws and records once
+every table has finished (R7): until then the tied players are shown as such.
 """
 
-from collections.abc import Callable, Iterable, Mapping, Sequence
+from collections.abc import Collection, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 
-from .models import Draw, Event, Seat, Stage
+from scoring.services.progress import leavers, stage_results
+from tournament.formats import hongkong
+from tournament.models import Draw, Event, Seat, Stage
 
 UP, STAYS, LOT = "up", "stays", "lot"
 
@@ -32,13 +34,6 @@ class Move:
 
 
 Tables = Mapping[int, Sequence[int]]  # table number → registration ids in seat order
-Provider = Callable[[Event, Stage, int, Tables, int], dict[int, Move]]
-_provider: Provider | None = None
-
-
-def register(provider: Provider) -> None:
-    global _provider
-    _provider = provider
 
 
 def moves_after(event: Event, stage: Stage, game: int, tables: Tables, *, count: int | None = None
@@ -47,9 +42,9 @@ def moves_after(event: Event, stage: Stage, game: int, tables: Tables, *, count:
     confirmed; nothing when the event is not Hong Kong or no game of the stage follows. `count`: how many tables
     the game has, when `tables` holds only some of them (the last one's top two go to table 1). A constant
     number of queries."""
-    if _provider is None or event.format != Event.Format.HONG_KONG or not 1 <= game < stage.games or not tables:
+    if event.format != Event.Format.HONG_KONG or not 1 <= game < stage.games or not tables:
         return {}
-    return _provider(event, stage, game, tables, len(tables) if count is None else count)
+    return game_moves(event, stage, game, tables, len(tables) if count is None else count)
 
 
 def seat_moves(event: Event, draw: Draw | None, seats: Iterable[Seat], *, count: int | None = None
@@ -75,3 +70,26 @@ def mark_moves(event: Event, draw: Draw | None, seats: Sequence[Seat], *, count:
         if seat.move is not None and seat.move.wraps:
             wraps_at = seat.move.table
     return wraps_at
+
+
+
+def game_moves(event: Event, stage: Stage, game: int, tables: Tables, count: int, *,
+               leaving: Collection[int] | None = None) -> dict[int, Move]:
+    """Registration id → their move after `game`, for the players of `tables` whose table's sheet is confirmed.
+    Two queries at most (one when the caller knows who left, `leaving`)."""
+    results = {result.player_id: result for result in stage_results(stage, game)}
+    if not results:
+        return {}
+    out = leavers(event) if leaving is None else leaving
+    moves: dict[int, Move] = {}
+    for number, seated in tables.items():
+        players = [p for p in seated if p not in out]
+        if not players or any(p not in results for p in players):
+            continue  # not confirmed yet
+        moved = hongkong.table_movement(number, players, [results[p] for p in players], tables=count)
+        tied = moved.tie.players if moved.tie else ()
+        for player in players:
+            kind = UP if player in moved.movers else LOT if player in tied else STAYS
+            # One table alone: its top two "move up" to the table they are at.
+            moves[player] = Move(number, moved.to, kind if moved.to != number else STAYS)
+    return moves

@@ -9,15 +9,15 @@ from django.utils.html import escape
 from django.utils.safestring import SafeString, mark_safe
 from django.utils.translation import gettext as _
 
+from scoring.live import Play, current_play, stage_play
+from scoring.services import progress
+from scoring.services.conduct import departures
+from scoring.standings import Line, Standings, compute, criteria_for, event_standings
 from tournament.formats.ranking import PRIZE_PLACES, SeatResult
 from tournament.models import ConductRecord, Event, Registration, Stage, StageEntry
 from tournament.visibility import visibility
 
-from .live import Play, current_play, stage_play
-from .services import progress
-from .services.conduct import departures
 from .snapshot import event_snapshot
-from .standings import Line, Standings, compute, criteria_for, event_standings
 
 
 def signed(value: Decimal | None) -> str:

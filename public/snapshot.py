@@ -15,11 +15,11 @@ import threading
 from collections import OrderedDict
 from dataclasses import dataclass, field
 
+from scoring.standings import Standings, criteria_for, event_standings, running_ranks
 from tournament.formats.ranking import SeatResult
 from tournament.models import Event
 
-from .live import event_state
-from .standings import Standings, criteria_for, event_standings, running_ranks
+from .version import event_state
 
 KEEP = 6  # snapshots kept per process: an old version is never asked for again, and a big event's is megabytes
 
@@ -41,17 +41,20 @@ class Snapshot:
                 self._derived[name] = build()
             return self._derived[name]
 
-    def running_ranks(self, player: int) -> dict[tuple[int, int], str]:
-        """The player's rank in the event after each of their games (R7): "3" or "3=" for a shared rank.
-
-        Lots drawn so far break ties here as in the standings, so the last running rank is the current one."""
+    def running_lines(self, player: int) -> dict[tuple[int, int], tuple[int, bool]]:
+        """The player's (rank, tied) in the event after each of their games (R7). Lots drawn so far break
+        ties here as in the standings, so the last running rank is the current one."""
         return self.derived("running-ranks", self._all_running_ranks).get(player, {})
 
-    def _all_running_ranks(self) -> dict[int, dict[tuple[int, int], str]]:
+    def running_ranks(self, player: int) -> dict[tuple[int, int], str]:
+        """`running_lines` as the pages show them: "3", or "3=" for a shared rank."""
+        return {column: f"{rank}=" if tied else str(rank) for column, (rank, tied) in self.running_lines(player).items()}
+
+    def _all_running_ranks(self) -> dict[int, dict[tuple[int, int], tuple[int, bool]]]:
         criteria, points = self.criteria
         lines = running_ranks(self.standings.registrations, self.results, self.standings.columns, criteria, points,
                               self.standings.tiebreak)
-        return {player: {column: f"{line.rank}=" if line.tied else str(line.rank) for column, line in games.items()}
+        return {player: {column: (line.rank, line.tied) for column, line in games.items()}
                 for player, games in lines.items()}
 
 

@@ -6,14 +6,14 @@ on the personal page itself; no JavaScript needed.
 
 from django.contrib import messages
 from django.shortcuts import redirect, render
-from django.urls import path
 from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.views.decorators.cache import never_cache
 
-from ..forms.registration import EraseMyDataForm
-from ..services.erasure import erase_player
-from .player import player_actor, player_from_token, refused_to_staff
+from tournament.forms.registration import EraseMyDataForm
+from tournament.services.erasure import erase_player
+
+from .personal import player_actor, player_from_token, refused_to_staff
 
 
 @never_cache
@@ -38,8 +38,3 @@ def player_erase(request, token):
     return render(request, "tournament/player_erase.html", {
         "player": player, "festival": player.festival, "form": form, "withdrawing": withdrawing,
     }, status=400 if form.is_bound else 200)
-
-
-urlpatterns = [
-    path("<str:token>/erase/", player_erase, name="player-erase"),
-]

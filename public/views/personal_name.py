@@ -4,14 +4,14 @@ ranking body, or not (services.ranking_consent)."""
 
 from django.contrib import messages
 from django.shortcuts import redirect
-from django.urls import path
 from django.utils.translation import gettext as _
 
-from ..forms.public_name import MaskedNameForm, RankingAgreementForm
-from ..services.errors import ServiceError
-from ..services.public_name import set_shown_masked
-from ..services.ranking_consent import set_results_to_ranking
-from .player import _actor, _player, refused_to_staff
+from tournament.forms.public_name import MaskedNameForm, RankingAgreementForm
+from tournament.services.errors import ServiceError
+from tournament.services.public_name import set_shown_masked
+from tournament.services.ranking_consent import set_results_to_ranking
+
+from .personal import _actor, _player, refused_to_staff
 
 
 def public_name(request, token):
@@ -51,9 +51,3 @@ def results_to_ranking(request, token):
             "Your results will not be given to %(recipient)s.")
         messages.success(request, said % {"recipient": player.festival.ranking_recipient})
     return redirect(player.get_absolute_url() + "#results-to-ranking")
-
-
-urlpatterns = [
-    path("<str:token>/name/", public_name, name="player-public-name"),
-    path("<str:token>/ranking/", results_to_ranking, name="player-results-to-ranking"),
-]

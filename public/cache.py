@@ -42,7 +42,7 @@ def _record_changed(sender, instance, **kwargs):
 
 def _event_saving(sender, instance, **kwargs):
     """The address the event had until now (a renamed event must not answer there from the cache)."""
-    from .models import Event
+    from tournament.models import Event
 
     if instance.pk is not None:
         old = Event.objects.filter(pk=instance.pk).values_list("festival__slug", "slug").first()
@@ -51,7 +51,7 @@ def _event_saving(sender, instance, **kwargs):
 
 
 def _event_changed(sender, instance, **kwargs):
-    from .models import Festival
+    from tournament.models import Festival
 
     slug = Festival.objects.filter(pk=instance.festival_id).values_list("slug", flat=True).first()
     if slug is not None:
@@ -60,7 +60,7 @@ def _event_changed(sender, instance, **kwargs):
 
 def _festival_saving(sender, instance, **kwargs):
     """Every event of the festival, under the festival's address until now and from now on."""
-    from .models import Event, Festival
+    from tournament.models import Event, Festival
 
     if instance.pk is None:
         return
@@ -72,7 +72,7 @@ def _festival_saving(sender, instance, **kwargs):
 
 
 def connect() -> None:
-    from .models import AuditEntry, ConductRecord, Event, Festival
+    from tournament.models import AuditEntry, ConductRecord, Event, Festival
 
     for model in (AuditEntry, ConductRecord):
         post_save.connect(_record_changed, sender=model, dispatch_uid=f"public-cache-{model.__name__}-save")
@@ -102,7 +102,7 @@ def public_event(festival_slug: str, event_slug: str):
     from django.http import Http404
     from django.utils import timezone
 
-    from .models import Event
+    from tournament.models import Event
 
     key = event_key(festival_slug, event_slug)
     hint = _ids.get((festival_slug, event_slug))

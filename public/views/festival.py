@@ -2,10 +2,9 @@
 (scoring/views/event.py): on the day it shows the play."""
 
 from django.shortcuts import render
-from django.urls import path
 
-from ..models import Festival
-from .helpers import get_festival, with_counts
+from tournament.models import Festival
+from tournament.views.helpers import get_festival, with_counts
 
 
 def home(request):
@@ -17,9 +16,3 @@ def festival_page(request, festival):
     festival = get_festival(festival)
     events = with_counts(festival.events.all()).order_by("starts_at", "name")  # the day in time order
     return render(request, "tournament/festival.html", {"festival": festival, "events": events})
-
-
-urlpatterns = [
-    path("", home, name="home"),
-    path("f/<slug:festival>/", festival_page, name="festival"),
-]

@@ -4,17 +4,15 @@ the first released draw the live status (round, game, time left, "Where do I sit
 registration details follow."""
 
 from django.shortcuts import render
-from django.urls import path
 from django.utils import timezone
 
+from scoring.clock import IDLE, PENDING, facts_for, round_clock
+from scoring.live import current_play
 from tournament.models import Draw
 from tournament.schedule import schedule
 from tournament.services import seating
 from tournament.views.helpers import get_event, with_counts
 from tournament.visibility import visibility
-
-from ..clock import IDLE, PENDING, facts_for, round_clock
-from ..live import current_play
 
 
 def event_page(request, festival, event):
@@ -35,8 +33,3 @@ def event_page(request, festival, event):
         "play": play, "live": play.stage is not None and play.released, "clock": clock if timed else None,
         "minutes_left": -(-int(clock.remaining(timezone.now()).total_seconds()) // 60) if timed else None,
     })
-
-
-urlpatterns = [
-    path("f/<slug:festival>/<slug:event>/", event_page, name="event"),
-]

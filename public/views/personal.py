@@ -8,30 +8,31 @@ import re
 from django.contrib import messages
 from django.http import Http404
 from django.shortcuts import get_object_or_404, redirect, render
-from django.urls import path, reverse
+from django.urls import reverse
 from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.views.decorators.cache import never_cache
 
-from ..forms.registration import DetailsAgainForm, EnterAgainForm, WithdrawForm
-from ..models import Event, Player, Registration
-from ..notice import notice_for
-from ..permissions import DESK, has_role
-from ..qr import qr_svg
-from ..services import seating
-from ..services.audit import Actor
-from ..services.consent import needs_guardian
-from ..services.erasure import erasure_due
-from ..services.errors import ServiceError
-from ..services.registration import (
+from tournament.forms.registration import DetailsAgainForm, EnterAgainForm, WithdrawForm
+from tournament.models import Event, Player, Registration
+from tournament.notice import notice_for
+from tournament.permissions import DESK, has_role
+from tournament.qr import qr_svg
+from tournament.services import seating
+from tournament.services.audit import Actor
+from tournament.services.consent import needs_guardian
+from tournament.services.erasure import erasure_due
+from tournament.services.errors import ServiceError
+from tournament.services.registration import (
     needs_details_again,
     register_existing_player,
     with_waiting_position,
     withdraw,
 )
+from tournament.views.registration import outcome_message, remember_player_token
+from tournament.visibility import visibility
+
 from ..standing import standings
-from ..visibility import visibility
-from .registration import outcome_message, remember_player_token
 
 PLAYER_LINK = "player link"
 # What models.registration.new_token produces; anything else is answered like an unknown token, before it
@@ -186,10 +187,3 @@ def _ask_consent(request, player, event, form, reason: str = ""):
     return render(request, "tournament/player_enter.html", {
         "player": player, "festival": player.festival, "event": event, "form": form, "reason": reason,
         "details_again": isinstance(form, DetailsAgainForm), "notice": notice_for(player.festival)})
-
-
-urlpatterns = [
-    path("<str:token>/", player_page, name="player-page"),
-    path("<str:token>/withdraw/<int:registration_id>/", player_withdraw, name="player-withdraw"),
-    path("<str:token>/enter/<slug:event>/", player_enter, name="player-enter"),
-]

@@ -1,17 +1,15 @@
-"""A player's "Download my data": everything the app holds about them as a JSON file (scoring.my_data).
-
-Here rather than in tournament because it carries their results. The token link is the only key."""
+"""A player's "Download my data": everything the app holds about them, their results included, as a JSON file
+(scoring/my_data.py). The token link is the only key."""
 
 import json
 
 from django.http import HttpResponse
-from django.urls import path
 from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_safe
 
-from tournament.views.player import player_from_token
+from scoring.my_data import my_data
 
-from ..my_data import my_data
+from .personal import player_from_token
 
 
 @never_cache
@@ -23,7 +21,3 @@ def player_data(request, token):
     response["Content-Disposition"] = f'attachment; filename="my-data-{player.festival.slug}.json"'
     return response
 
-
-urlpatterns = [
-    path("p/<str:token>/my-data.json", player_data, name="player-data"),
-]

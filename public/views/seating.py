@@ -3,15 +3,15 @@ shows the draw (tournament/visibility.py)."""
 
 from django.http import Http404
 from django.shortcuts import render
-from django.urls import path
 
-from ..models import Registration, Seat
+from tournament.models import Registration, Seat
+from tournament.public_names import number_or_name, told_apart
+from tournament.services import seating
+from tournament.views.helpers import get_event
+from tournament.visibility import visibility
+
 from ..moves import mark_moves
-from ..public_names import number_or_name, told_apart
-from ..services import seating
 from ..standing import standings
-from ..visibility import visibility
-from .helpers import get_event
 
 MAX_RESULTS = 20
 
@@ -73,10 +73,3 @@ def public_table(request, festival, event, number):
         "festival": event.festival, "event": event, "shown": visibility(event), "draw": draw, "number": number,
         "seats": seats, "wraps_at": wraps_at,
     })
-
-
-urlpatterns = [
-    path("f/<slug:festival>/<slug:event>/draw/", public_draw, name="public-draw"),
-    path("f/<slug:festival>/<slug:event>/seat/", find_seat, name="public-seat"),
-    path("f/<slug:festival>/<slug:event>/table/<int:number>/", public_table, name="public-table"),
-]

@@ -19,15 +19,15 @@ from dataclasses import dataclass
 from django.urls import reverse
 from django.utils.translation import get_language
 
+from scoring.services.conduct import departures
 from tournament.models import ConductRecord, Draw, Event, Registration, Seat, Stage
-from tournament.moves import STAYS, UP, Move, moves_after
 from tournament.public_names import public_name, told_apart
 from tournament.services.seating import first_unplayed, plays_each_game_anew
 from tournament.visibility import Visibility, visibility
 
-from .services.conduct import departures
+from .board import signed
+from .moves import STAYS, UP, Move, moves_after
 from .snapshot import Snapshot, event_snapshot
-from .standings_board import signed
 
 
 @dataclass(frozen=True)

@@ -1,15 +1,22 @@
 """The guardian's e-mail once through a real SMTP server (aiosmtpd, started by the test on loopback), as
 production sends it: Django's SMTP backend, the message in the child's form's language, the link in it working.
-And the production settings read the mail server from the environment."""
+And the production settings read the mail server from the environment.
+
+The server runs in its own process (smtp_inbox.py, isolated from the project's sys.path): aiosmtpd imports
+the `atpublic` package as `public`, which the project's own `public` app would shadow here."""
 
 import email
 import email.policy
 import json
+import os
 import re
 import socket
+import subprocess
+import sys
+import time
+from pathlib import Path
 
 import pytest
-from aiosmtpd.controller import Controller
 from django.urls import reverse
 
 from tests.factories import make_festival, open_event
@@ -18,21 +25,31 @@ from tournament.models import AuditEntry, Registration
 
 pytestmark = pytest.mark.django_db
 
+SERVER = Path(__file__).with_name("smtp_inbox.py")
+
 
 class Inbox:
-    """An SMTP handler keeping what it accepts; `refuse` makes it answer every message with a 550."""
+    """What the server process accepted, read from its directory; `refuse` makes it answer every message
+    with a 550 (a flag file the server looks for)."""
 
-    def __init__(self):
-        self.messages: list[email.message.EmailMessage] = []
-        self.refuse = False
+    def __init__(self, directory: Path):
+        self.directory = directory
 
-    async def handle_DATA(self, server, session, envelope):
-        if self.refuse:
-            return "550 mailbox unavailable"
-        message = email.message_from_bytes(envelope.original_content, policy=email.policy.default)
-        message["X-Envelope-To"] = ", ".join(envelope.rcpt_tos)
-        self.messages.append(message)
-        return "250 OK"
+    @property
+    def messages(self) -> list[email.message.EmailMessage]:
+        return [email.message_from_bytes(path.read_bytes(), policy=email.policy.default)
+                for path in sorted(self.directory.glob("*.eml"))]
+
+    @property
+    def refuse(self) -> bool:
+        return (self.directory / "refuse").exists()
+
+    @refuse.setter
+    def refuse(self, value: bool):
+        if value:
+            (self.directory / "refuse").touch()
+        else:
+            (self.directory / "refuse").unlink(missing_ok=True)
 
 
 def free_port() -> int:
@@ -41,20 +58,45 @@ def free_port() -> int:
         return probe.getsockname()[1]
 
 
+def wait_for(server: subprocess.Popen, port: int, log: Path, deadline: float = 15):
+    """Until the server accepts connections; its own log if it ends first or takes too long."""
+    stop = time.monotonic() + deadline
+    while time.monotonic() < stop:
+        if server.poll() is not None:
+            pytest.fail(f"the SMTP server ended ({server.returncode}):\n{log.read_text()}")
+        try:
+            socket.create_connection(("127.0.0.1", port), timeout=1).close()
+            return
+        except OSError:
+            time.sleep(0.05)
+    pytest.fail(f"the SMTP server did not answer on port {port} within {deadline} s:\n{log.read_text()}")
+
+
 @pytest.fixture
-def smtp(settings):
-    inbox = Inbox()
-    controller = Controller(inbox, hostname="127.0.0.1", port=free_port())
-    controller.start()
-    settings.EMAIL_BACKEND = "django.core.mail.backends.smtp.EmailBackend"
-    settings.EMAIL_HOST, settings.EMAIL_PORT = "127.0.0.1", controller.port
-    settings.EMAIL_USE_TLS = settings.EMAIL_USE_SSL = False
-    settings.EMAIL_TIMEOUT = 10
-    settings.DEFAULT_FROM_EMAIL = "rummikub@busan-festival.kr"
+def smtp(settings, tmp_path):
+    inbox = Inbox(tmp_path / "inbox")
+    inbox.directory.mkdir()
+    port, log = free_port(), tmp_path / "smtp.log"
+    # -I: neither the project root nor this folder on the server's sys.path (nor PYTHONPATH, dropped too).
+    environment = {name: value for name, value in os.environ.items() if name != "PYTHONPATH"}
+    with log.open("wb") as output:
+        server = subprocess.Popen([sys.executable, "-I", str(SERVER), str(inbox.directory), str(port)],
+                                  cwd=tmp_path, env=environment, stdout=output, stderr=subprocess.STDOUT)
     try:
+        wait_for(server, port, log)
+        settings.EMAIL_BACKEND = "django.core.mail.backends.smtp.EmailBackend"
+        settings.EMAIL_HOST, settings.EMAIL_PORT = "127.0.0.1", port
+        settings.EMAIL_USE_TLS = settings.EMAIL_USE_SSL = False
+        settings.EMAIL_TIMEOUT = 10
+        settings.DEFAULT_FROM_EMAIL = "rummikub@busan-festival.kr"
         yield inbox
     finally:
-        controller.stop()
+        server.terminate()
+        try:
+            server.wait(timeout=10)
+        except subprocess.TimeoutExpired:
+            server.kill()
+            server.wait()
 
 
 def child_form(event) -> dict:

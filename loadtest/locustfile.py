@@ -48,7 +48,7 @@ from locust import FastHttpUser, between, events, task
 from loadtest.freshness import Record
 from loadtest.page_forms import PageForms, browser_data
 
-POLL_SECONDS = 3.0  # templates/scoring/public/standings.html and player.html: hx-trigger="every 3s"
+POLL_SECONDS = 3.0  # templates/public/standings.html and player.html: hx-trigger="every 3s"
 STANDINGS_SHARE = 0.6  # phones looking at the standings; the others at their own player page
 SWITCH_CHANCE = 0.05  # per poll, a phone opens the other page
 TIMEOUT = 10.0

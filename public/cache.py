@@ -98,9 +98,8 @@ def public_event(festival_slug: str, event_slug: str):
 
     Fetched with it in the same round trip, when this process has seen the address before: the event's
     version, kept on the instance as `_cached_version` (None when the cache has none) for
-    `scoring.live.event_version`. Activates the festival's time zone, as `views.helpers.get_event` does."""
+    `public.version.event_version`."""
     from django.http import Http404
-    from django.utils import timezone
 
     from tournament.models import Event
 
@@ -125,5 +124,4 @@ def public_event(festival_slug: str, event_slug: str):
         _ids[festival_slug, event_slug] = event.pk
     if version is not MISSING:
         event._cached_version = version
-    timezone.activate(event.festival.tzinfo)
     return event

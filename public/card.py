@@ -77,10 +77,11 @@ class Leaving:
 
 @dataclass(frozen=True)
 class Stats:
-    rank: str
+    rank: str  # the rank in the standings; once the results are final, the final place
     games: int
     wins: int
     points: str  # the total, or the average where the standings rank by average
+    final: bool = False  # `rank` is the final place (and games, wins, points those of the stage reached)
 
 
 @dataclass(frozen=True)
@@ -137,6 +138,8 @@ class Book:
         if self.shown.draw and plays_each_game_anew(event) and self.seats:
             self.moves = self._moves()
         self.lines = {line.player: line for line in snapshot.standings.lines}
+        # A finished event: the final place first, as the results page, the standings and the API say it.
+        self.places = snapshot.final_places() if self.shown.results else {}
         self.results: dict[int, list] = {}
         for result in snapshot.results:
             self.results.setdefault(result.player_id, []).append(result)
@@ -215,7 +218,11 @@ class Book:
         line = self.lines.get(registration.id) if shown.standings else None
         average = snapshot.standings.points == "average"
         stats = None
-        if line is not None and line.games:
+        place = self.places.get(registration.id)
+        if place is not None:
+            stats = Stats(f"{place.place}=" if place.tied else str(place.place), place.games, place.wins,
+                          signed(place.points), final=True)
+        elif line is not None and line.games:
             stats = Stats(f"{line.rank}=" if line.tied else str(line.rank), line.games, line.wins,
                           signed(line.average if average else line.total))
         return Card(shown=shown, points_average=average,

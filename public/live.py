@@ -9,12 +9,12 @@ import hashlib
 
 from django.http import Http404, HttpResponse
 from django.middleware.csrf import get_token
-from django.utils import timezone
 from django.utils.cache import patch_cache_control
 from django.views.decorators.http import condition
 
 from tournament.context_processors import CSRF_PLACEHOLDER
 from tournament.models import Event, Stage
+from tournament.zone import use_festival_zone
 
 from . import rendered
 from .cache import public_event
@@ -27,10 +27,9 @@ MAX_NUMBER = 100_000  # player and stage numbers above this cannot exist; answer
 def event_of(request, festival: str, event: str) -> Event:
     """The event, fetched once per request (the ETag function and the view both need it)."""
     cached = getattr(request, "_public_event", None)
-    if cached is None:
+    if cached is None:  # else fetched by a middleware above (public/lane.py), for the ETag
         cached = request._public_event = public_event(festival, event)
-    else:  # fetched by a middleware above (public/lane.py), whose zone the stack has reset since
-        timezone.activate(cached.festival.tzinfo)
+    use_festival_zone(cached.festival)
     return cached
 
 

@@ -15,6 +15,8 @@ import threading
 from collections import OrderedDict
 from dataclasses import dataclass, field
 
+from scoring.results.event import Results, results_for_events
+from scoring.results.event import Row as ResultRow
 from scoring.standings import Standings, criteria_for, event_standings, running_ranks
 from tournament.formats.ranking import SeatResult
 from tournament.models import Event
@@ -30,6 +32,7 @@ class Snapshot:
     results: list[SeatResult]  # every confirmed result, in play order
     at_table: dict[tuple[int, int, int], list[int]]  # (stage, game, table) → players
     criteria: tuple[tuple[str, ...], str]
+    event: Event
     _derived: dict = field(default_factory=dict, repr=False)
     _lock: threading.RLock = field(default_factory=threading.RLock, repr=False)
 
@@ -40,6 +43,17 @@ class Snapshot:
             if name not in self._derived:
                 self._derived[name] = build()
             return self._derived[name]
+
+    def event_results(self) -> Results:
+        """The event's results as the results page reads them: places (stage reached, then wins and points of
+        that stage, lots and playoffs applied), `final` once the deciding stage is complete."""
+        return self.derived("results", lambda: results_for_events([self.event], conduct=True)[self.event.pk])
+
+    def final_places(self) -> dict[int, ResultRow]:
+        """Registration id → their row of the final places, once the results are final; else empty. What
+        every public answer says first about a finished event."""
+        results = self.event_results()
+        return {row.registration.pk: row for row in results.rows} if results.final else {}
 
     def running_lines(self, player: int) -> dict[tuple[int, int], tuple[int, bool]]:
         """The player's (rank, tied) in the event after each of their games (R7). Lots drawn so far break
@@ -90,4 +104,4 @@ def _build(event: Event) -> Snapshot:
     at_table: dict[tuple[int, int, int], list[int]] = {}
     for result in results:
         at_table.setdefault((result.stage, result.game, result.table), []).append(result.player_id)
-    return Snapshot(standings, results, at_table, criteria_for(event))
+    return Snapshot(standings, results, at_table, criteria_for(event), event)

@@ -29,6 +29,9 @@ API = "api/events/<slug:festival>/<slug:event>/"
 LIVE = [
     path(EVENT + "standings/", standings.standings_page, name="public-standings"),
     path(EVENT + "standings/live/", standings.standings_live, name="public-standings-live"),
+    path(EVENT + "standings/all/", standings.standings_page, {"every_game": True}, name="public-standings-all"),
+    path(EVENT + "standings/all/live/", standings.standings_live, {"every_game": True},
+         name="public-standings-all-live"),
     path(EVENT + "standings/<int:stage>/", standings.standings_page, name="public-standings-stage"),
     path(EVENT + "standings/<int:stage>/live/", standings.standings_live, name="public-standings-stage-live"),
     path(EVENT + "player/<int:number>/", player.player_page, name="public-player"),
@@ -40,6 +43,10 @@ LIVE = [
     path(API + "draw/", api.api_draw, name="api-draw"),
     path(API + "players/<int:number>/", api.api_player, name="api-player"),
 ]
+
+# The live pages a phone keeps a copy of for a dropped Wi-Fi (static/js/sw.js, "public"): the standings and a
+# player's page, not their fragments (the page brings them), the hall or the API.
+KEPT_OFFLINE = {"public-standings", "public-standings-all", "public-standings-stage", "public-player"}
 
 urlpatterns = [
     path("", festival.home, name="home"),

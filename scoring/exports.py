@@ -314,7 +314,7 @@ def export_file_name(event: Event, what: str, fmt: str) -> str:
 # --- spreadsheets: standings and every game result, headers in the reader's language -------------------
 
 STANDINGS_COLUMNS = {
-    "rank": gettext_lazy("Rank"), "number": gettext_lazy("Player number"), "name": gettext_lazy("Name"),
+    "rank": gettext_lazy("Rank"), "place": gettext_lazy("Final place"), "number": gettext_lazy("Player number"), "name": gettext_lazy("Name"),
     "affiliation": gettext_lazy("School or club"), "games": gettext_lazy("Games"), "wins": gettext_lazy("Wins"),
     "points": gettext_lazy("Points"), "total": gettext_lazy("Total points"), "status": gettext_lazy("Status"),
 }
@@ -348,11 +348,15 @@ def standings_dataset(event: Event) -> tablib.Dataset:
     ]
     dataset = tablib.Dataset(headers=[str(label) for label in STANDINGS_COLUMNS.values()] + game_headers)
     dataset.title = str(_("Standings"))
+    # Once the results are final, each player's final place (stage reached first), as every page says it.
+    results = event_results(event)
+    places = {row.registration.pk: f"{row.place}=" if row.tied else row.place for row in results.rows} \
+        if results.final else {}
     for line in standings.lines:
         registration = standings.registrations[line.player]
         player = registration.player
         cells = [number(line.cells[column].score) if column in line.cells else "" for column in standings.columns]
-        row = [line.rank, registration.number or "", player.name, player.affiliation, line.games, line.wins,
+        row = [line.rank, places.get(registration.pk, ""), registration.number or "", player.name, player.affiliation, line.games, line.wins,
                number(line.points), number(line.total), _status_label(registration, left), *cells]
         dataset.append([neutralise(value) for value in row])
     return dataset

@@ -14,9 +14,9 @@ def fresh_caches():
     """Each test starts with empty caches: a rolled-back database reuses ids, and ids make cache keys; the
     rate limits count in the cache too."""
     from django.core.cache import cache
-    from public.snapshot import forget_snapshots
 
     from public import rendered
+    from public.snapshot import forget_snapshots
 
     cache.clear()
     forget_snapshots()

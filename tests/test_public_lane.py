@@ -7,8 +7,8 @@ from django.conf import settings
 from django.test import RequestFactory
 from django.urls import reverse
 
-from tests.factories import make_event, make_staff
 from public.lane import public_lane
+from tests.factories import make_event, make_staff
 from tournament.models import AuditEntry
 from tournament.services.audit import SYSTEM, record
 

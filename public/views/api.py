@@ -142,8 +142,14 @@ def api_standings(request, event):
                 for c in standings.columns
             ]
         rows.append(row)
+    # A finished event answers "where did I finish" first, as its standings page does: the final places.
+    places = event_snapshot(event).final_places() if shown.results else {}
     return _json(request, {
-        "event": event.slug, "points": standings.points,
+        "event": event.slug, "final": bool(places),
+        "places": [{"place": row.place, "tied": row.tied, "player": _player(row.registration, left, event),
+                    "stage": row.stage.number if row.stage else None, "wins": row.wins,
+                    "points": exports.number(row.points)} for row in places.values()],
+        "points": standings.points,
         "columns": [{"stage": stage, "game": game} for stage, game in standings.columns],
         "standings": rows,
     })
@@ -208,6 +214,9 @@ def api_player(request, event, number):
                         points=exports.number(mine.points), total=exports.number(mine.total))
             # The same running ranks as the player's page: lots drawn so far break ties (R7).
             ranks = {column: rank for column, (rank, _tied) in snapshot.running_lines(registration.pk).items()}
+    place = event_snapshot(event).final_places().get(registration.pk) if shown.results else None
+    if place is not None:
+        data.update(final_place=place.place, final_place_tied=place.tied)
     games = []
     for (stage_number, game), table in sorted(by_game.items()):
         own = next(line for line in table if line.registration_id == registration.pk)

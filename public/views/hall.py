@@ -41,9 +41,9 @@ def _hall_context(request, festival, event):
 @live("hall")
 def hall(request, festival, event):
     """For the projector: large type, cycles through the draw and the standings (static/js/hall.js)."""
-    return render(request, "scoring/public/hall.html", _hall_context(request, festival, event))
+    return render(request, "public/hall.html", _hall_context(request, festival, event))
 
 
 @live("hall-live", fragment=True)
 def hall_live(request, festival, event):
-    return render(request, "scoring/public/_hall.html", _hall_context(request, festival, event))
+    return render(request, "public/_hall.html", _hall_context(request, festival, event))

@@ -31,6 +31,7 @@ from tournament.services.registration import (
 )
 from tournament.views.registration import outcome_message, remember_player_token
 from tournament.visibility import visibility
+from tournament.zone import use_festival_zone
 
 from ..standing import standings
 
@@ -44,7 +45,7 @@ def _player(token: str) -> Player:
     if not TOKEN_SHAPE.fullmatch(token):
         raise Http404
     player = get_object_or_404(Player.objects.select_related("festival"), token=token)
-    timezone.activate(player.festival.tzinfo)
+    use_festival_zone(player.festival)
     return player
 
 

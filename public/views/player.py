@@ -45,12 +45,12 @@ def _player_context(request, festival, event, number):
 @live("player")
 def player_page(request, festival, event, number):
     """Every game of one player (by number), their running rank and their next table."""
-    return render(request, "scoring/public/player.html", _player_context(request, festival, event, number))
+    return render(request, "public/player.html", _player_context(request, festival, event, number))
 
 
 @live("player-live", fragment=True, etag=_card_etag)
 def player_live(request, festival, event, number):
-    return render(request, "scoring/public/_player.html", _player_context(request, festival, event, number))
+    return render(request, "public/_player.html", _player_context(request, festival, event, number))
 
 
 def find_player(request, festival, event):
@@ -63,7 +63,7 @@ def find_player(request, festival, event):
     if condition_ is not None:
         found = list(Registration.objects.filter(condition_, event=event, number__isnull=False)
                      .select_related("player").order_by("number")[: MAX_SEARCH + 1])
-    return render(request, "scoring/public/find_player.html", {
+    return render(request, "public/find_player.html", {
         "festival": event.festival, "event": event, "query": query, "found": found[:MAX_SEARCH],
         "more": len(found) > MAX_SEARCH, "masked": event.public_names == Event.PublicNames.MASKED,
     })

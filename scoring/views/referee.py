@@ -17,7 +17,6 @@ from django.contrib.auth.views import redirect_to_login
 from django.db.models import Prefetch
 from django.shortcuts import redirect, render
 from django.urls import path, reverse
-from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_http_methods, require_POST, require_safe
@@ -26,6 +25,7 @@ from django_htmx.http import HttpResponseClientRedirect
 from tournament.services import seating
 from tournament.services.errors import ServiceError
 from tournament.views.errors import page_not_found, permission_denied
+from tournament.zone import use_festival_zone
 
 from ..forms.common import new_key
 from ..games import game_of
@@ -92,7 +92,7 @@ def by_account(view):
 
 
 def _enter(request, view, access: TableAccess, kwargs):
-    timezone.activate(access.stage.event.festival.tzinfo)
+    use_festival_zone(access.stage.event.festival)
     game = kwargs.get("game")
     if game is not None and not 1 <= game <= access.stage.games:
         return _refuse(request, page_not_found(request))

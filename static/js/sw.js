@@ -31,7 +31,7 @@ var RULES = [
   [/^\/t\/[A-Za-z0-9_-]{16,64}\/(stage-\d+\/game\/\d+\/)?$/, "table"],
   [/^\/referee\/\d+\/\d+\/(game\/\d+\/)?$/, "staff"],
   [/^\/desk\/[-\w]+\/[-\w]+\/(missing\/)?$/, "staff"],
-  [/^\/f\/[-\w]+\/[-\w]+\/standings\/(\d+\/)?$/, "public"],
+  [/^\/f\/[-\w]+\/[-\w]+\/standings\/(\d+\/|all\/)?$/, "public"],
   [/^\/f\/[-\w]+\/[-\w]+\/player\/\d+\/$/, "public"]
 ];
 var OFFLINE_COPY = "Offline-Copy";

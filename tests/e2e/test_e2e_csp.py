@@ -17,8 +17,8 @@ from tournament.models import Event
 from tournament.services import seating
 from tournament.services.audit import Actor
 
-STANDINGS_POLL_SECONDS = 3  # templates/scoring/public/standings.html: hx-trigger="every 3s"
-HALL_POLL_SECONDS = 25  # templates/scoring/public/hall.html: hx-trigger="every 25s"
+STANDINGS_POLL_SECONDS = 3  # templates/public/standings.html: hx-trigger="every 3s"
+HALL_POLL_SECONDS = 25  # templates/public/hall.html: hx-trigger="every 25s"
 
 # htmx logs an aborted request as an error: the referee's live check (hx-sync="this:replace") aborts the
 # previous check on every keystroke, by design. A failed request still shows: htmx logs it as

@@ -46,7 +46,7 @@ from tests.factories import make_event, make_festival, make_staff
 from tournament.models import Event, Lot, Registration, Seat, StageEntry
 
 PASSWORD = "a-long-day-in-busan"
-POLL_SECONDS = 16  # templates/scoring/public/standings.html polls every 15 s
+POLL_SECONDS = 16  # templates/public/standings.html polls every 15 s
 SEEDS = {1: 2014, 2: 1014, 3: 114, 4: 14}  # stored draw seeds: the same tables on every run
 TIE_TABLE = 5  # round 1: two players level at the cut (R7 → lot)
 MISTAKE = (1, 3)  # round 1, game 1, table 3: a mistake flagged at the seat, fixed before sending

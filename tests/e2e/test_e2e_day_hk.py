@@ -35,7 +35,7 @@ SCHOOLS = ["聖保羅書院", "喇沙書院", "瑪利諾修院學校", "皇仁�
 FOLLOWED = 13  # starts at the last table, wins game 1 and moves to table 1, then stays there
 KOREAN_TABLE = 2  # this table's referee switches to Korean
 PHONE_WIDTH = 360
-POLL_SECONDS = 3  # templates/scoring/public/player.html and standings.html: hx-trigger="every 3s"
+POLL_SECONDS = 3  # templates/public/player.html and standings.html: hx-trigger="every 3s"
 
 
 def rack_value(number: int) -> int:

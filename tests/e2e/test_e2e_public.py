@@ -16,7 +16,7 @@ from tests.scoring.helpers import entry_for, key
 from tournament.services import seating
 from tournament.services.audit import Actor
 
-POLL_SECONDS = 3  # templates/scoring/public/standings.html: hx-trigger="every 3s"
+POLL_SECONDS = 3  # templates/public/standings.html: hx-trigger="every 3s"
 
 
 @pytest.fixture

@@ -17,8 +17,8 @@ from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 from hypothesis import HealthCheck, given, note, settings
 from hypothesis import strategies as st
-from public.snapshot import forget_snapshots
 
+from public.snapshot import forget_snapshots
 from scoring.models import ScoreSheet, TableLink
 from tests.fuzz.checks import assert_whole, broken_rules
 from tests.fuzz.coverage import event_pages, filled_paths, posting_routes, real_arguments, route_patterns

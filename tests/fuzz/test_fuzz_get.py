@@ -11,8 +11,8 @@ from django.test import Client
 from django.test.utils import CaptureQueriesContext
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
-from public.snapshot import forget_snapshots
 
+from public.snapshot import forget_snapshots
 from tests.fuzz.coverage import route_patterns
 from tests.fuzz.endpoints import EVERY_EVENT, Endpoint
 from tests.fuzz.engine import LANGUAGES, check_answer, path_for, url_arguments, wrote

@@ -12,10 +12,10 @@ import re
 import pytest
 from django.core.cache import cache
 from django.urls import reverse
-from public.snapshot import forget_snapshots
-from public.moves import LOT, STAYS, UP, moves_after
 
 from public import rendered
+from public.moves import LOT, STAYS, UP, moves_after
+from public.snapshot import forget_snapshots
 from scoring.services import conduct
 from tests.factories import make_staff
 from tests.scoring.helpers import chief_of, confirm, hong_kong, play_game, seated, text

@@ -6,9 +6,9 @@ import random
 import pytest
 from django.core.cache import cache
 from django.urls import reverse
-from public.snapshot import forget_snapshots
 
 from public import rendered
+from public.snapshot import forget_snapshots
 from tests.factories import released_stage
 from tests.scoring.helpers import chief_of, confirm, hong_kong
 from tournament.models import Event

@@ -10,9 +10,9 @@ import pytest
 from django.core.cache import cache
 from django.urls import reverse
 from django.utils import timezone
-from public.board import build_board
 
 from public import rendered
+from public.board import build_board
 from scoring.services import progress
 from scoring.services.sheets import confirm_sheet, correct_sheet, submit_sheet
 from tests.factories import make_event, make_player, make_registration, released_stage

@@ -3,8 +3,8 @@
 import random
 
 import pytest
-from public.snapshot import event_snapshot
 
+from public.snapshot import event_snapshot
 from scoring.standings import compute, criteria_for, event_standings
 from tests.factories import released_stage
 from tests.scoring.helpers import chief_of, play_game, played_busan_final

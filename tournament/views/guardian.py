@@ -23,6 +23,7 @@ from ..notice import notice_for
 from ..services import guardian
 from ..services.errors import ServiceError
 from ..services.registration import with_waiting_position
+from ..zone import use_festival_zone
 
 TOKEN_SHAPE = re.compile(r"[A-Za-z0-9_-]{32,64}")
 
@@ -48,7 +49,7 @@ def guardian_page(request, token):
     if registration is None:
         raise Http404
     festival, player = registration.event.festival, registration.player
-    timezone.activate(festival.tzinfo)
+    use_festival_zone(festival)
     if settings.LANGUAGE_COOKIE_NAME not in request.COOKIES and registration.guardian_language:
         translation.activate(registration.guardian_language)
         request.LANGUAGE_CODE = translation.get_language()

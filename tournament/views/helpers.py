@@ -12,24 +12,24 @@ from django.core.exceptions import PermissionDenied
 from django.db.models import Count, Q
 from django.shortcuts import get_object_or_404, redirect
 from django.urls import reverse
-from django.utils import timezone
 from django_htmx.http import HttpResponseClientRedirect
 
 from ..models import Event, Festival, Registration
 from ..permissions import ORGANISER, roles_at
 from ..services.errors import ServiceError
+from ..zone import use_festival_zone
 from .errors import permission_denied
 
 
 def get_festival(slug: str) -> Festival:
     festival = get_object_or_404(Festival, slug=slug)
-    timezone.activate(festival.tzinfo)
+    use_festival_zone(festival)
     return festival
 
 
 def get_event(festival_slug: str, event_slug: str) -> Event:
     event = get_object_or_404(Event.objects.select_related("festival"), festival__slug=festival_slug, slug=event_slug)
-    timezone.activate(event.festival.tzinfo)
+    use_festival_zone(event.festival)
     return event
 
 

@@ -15,7 +15,7 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
 from rules.rulesets import get_ruleset
-from tournament.forms.fields import as_text
+from tournament.list_text import as_text
 from tournament.models import (
     ConductRecord,
     Draw,

@@ -15,18 +15,17 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
 from rules.rulesets import get_ruleset
-from tournament.forms.fields import as_text
+from tournament.list_text import as_text
 from tournament.models import (
     ConductRecord,
-    Draw,
     Event,
     Festival,
     Lot,
     Registration,
-    Seat,
     Stage,
     StageEntry,
 )
+from tournament.services import seating
 from tournament.services.errors import ServiceError
 from tournament.services.imports.exporting import CONTENT_TYPES
 from tournament.services.imports.layout import neutralise
@@ -161,8 +160,7 @@ def _add_word_turns(event: Event, tables: dict[tuple[int, int], dict[int, dict]]
 
 def _draws(event: Event) -> dict[int, list[dict]]:
     """Every released seating (the one being played too), by stage id — one query."""
-    seats = (Seat.objects.filter(draw__stage__event=event, draw__status=Draw.Status.RELEASED)
-             .select_related("draw", "table").order_by("draw__stage_id", "draw__game", "table__number", "position"))
+    seats = seating.event_seats(event)
     by_stage: dict[int, dict[int, dict]] = {}
     for seat in seats:
         draw = seat.draw

@@ -16,7 +16,7 @@ from django.urls import reverse
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
-from tournament.models import Draw, DrawTable, Event, Festival, Registration, StaffRole, Stage
+from tournament.models import Draw, Event, Festival, Registration, StaffRole, Stage
 from tournament.permissions import CHIEF_REFEREE, DESK, ORGANISER, REFEREE, ROLES
 from tournament.services import seating
 from tournament.services.late_places import LatePlaces, late_places
@@ -252,9 +252,7 @@ def chief_work(events: list[Event]) -> dict[int, ChiefWork]:
             warned[event_id] = warned.get(event_id, 0) + with_warnings
         else:
             confirmed[stage_id, game] = n
-    tables = dict(((stage_id, game), n) for stage_id, game, n in (
-        DrawTable.objects.filter(draw__stage__in=stage_ids, draw__status=Draw.Status.RELEASED)
-        .values_list("draw__stage", "draw__game").annotate(n=Count("id")).order_by())) if stage_ids else {}
+    tables = seating.table_counts(stages=stage_ids)
     work = {}
     for event in events:
         stage = playing[event.pk]

@@ -10,9 +10,9 @@ from django.contrib.admin.widgets import AdminTextInputWidget
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
-from .forms.manage import RESERVED_EVENT_SLUGS
 from .models import AuditEntry, Event, Festival, Player, Registration, StaffRole
 from .models.fields import ListField
+from .slugs import RESERVED_EVENT_SLUGS
 
 
 class RecordAdmin(admin.ModelAdmin):

@@ -9,7 +9,7 @@ from django.utils.translation import gettext as _
 
 from tournament.formats.draw import new_seed
 from tournament.formats.ranking import draw_lot
-from tournament.forms.fields import as_text
+from tournament.list_text import as_text
 from tournament.models import (
     Event,
     Lot,

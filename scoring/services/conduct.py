@@ -22,7 +22,7 @@ from tournament.services.audit import Actor, record
 from tournament.services.confirmation import Unconfirmed, state_of
 from tournament.services.errors import ServiceError
 from tournament.services.locking import lock_event
-from tournament.services.seating import player_ids, plays_each_game_anew, working_draw
+from tournament.services.seating import player_ids, plays_each_game_anew, table_of, working_draw
 
 from ..models import ScoreSheet, SheetSeat
 
@@ -232,9 +232,7 @@ def departure_effect(*, event: Event, registration: Registration, kind: str) -> 
         return effect
     out = set(departures(event)) | {registration.pk}
     draw = working_draw(stage)
-    seat_table = None
-    if draw is not None:
-        seat_table = draw.seats.filter(registration=registration).values_list("table__number", flat=True).first()
+    seat_table = table_of(draw, registration) if draw is not None else None
     if draw is not None and seat_table is not None:
         played = set(ScoreSheet.objects.filter(
             stage=stage, table_number=seat_table, status=ScoreSheet.Status.CONFIRMED).values_list("game", flat=True))

@@ -14,8 +14,8 @@ from dataclasses import replace
 from django.utils.translation import gettext as _
 
 from rules.word import JOKER_LEFT_PENALTY
-from tournament.forms.registration import RegistrationForm
 from tournament.models import Event, Seat
+from tournament.registration_fields import PlayerFields
 from tournament.services.registration import PlayerDetails
 
 from ..exports import number
@@ -41,7 +41,7 @@ def player_details(node: Node) -> PlayerDetails:
             for name, kind in PLAYER_FIELDS.items()}
     if erased:
         data.update(ERASED_STAND_INS)
-    form = RegistrationForm(data=data)
+    form = PlayerFields(data=data)
     if not form.is_valid():
         name, errors = next(iter(form.errors.items()))
         refuse(f"{node.where}.{name}", " ".join(errors))

@@ -22,7 +22,7 @@ from tournament.models import Event
 from tournament.permissions import REFEREE, has_role
 from tournament.services.audit import Actor, record
 from tournament.services.errors import ServiceError
-from tournament.services.locking import lock_event
+from tournament.services.locking import lock_event, lock_rows
 from tournament.services.seating import event_table_numbers
 
 from ..models import RefereeAssignment, TableLink
@@ -123,9 +123,9 @@ def assign_tables(*, event: Event, first: int, last: int, referee, actor: Actor,
         user = get_user_model().objects.filter(pk=getattr(referee, "pk", referee) or None).first()
         if user is None or not user.is_active or not has_role(user, event.festival, REFEREE):
             raise ServiceError(_("Only a referee of this festival can be assigned to a table."), code="not_referee")
-        held = {row.table_number: row for row in RefereeAssignment.objects.select_for_update(of=("self",)).filter(
+        held = {row.table_number: row for row in lock_rows(RefereeAssignment.objects.filter(
             event=event, ended_at__isnull=True, table_number__gte=first, table_number__lte=last,
-        ).select_related("referee")}
+        )).select_related("referee")}
         replaced = {number: row for number, row in held.items() if row.referee_id != user.pk}
         given = [number for number in range(first, last + 1) if number not in held or number in replaced]
         if given:
@@ -149,8 +149,8 @@ def unassign_tables(*, event: Event, first: int, last: int, actor: Actor, refere
         event = lock_event(event)
         if not 1 <= first <= last:
             raise ServiceError(_("Write the tables from the smaller number to the larger, e.g. 1–8."), code="range")
-        rows = RefereeAssignment.objects.select_for_update(of=("self",)).filter(
-            event=event, ended_at__isnull=True, table_number__gte=first, table_number__lte=last)
+        rows = lock_rows(RefereeAssignment.objects.filter(
+            event=event, ended_at__isnull=True, table_number__gte=first, table_number__lte=last))
         if referee is not None:
             rows = rows.filter(referee_id=getattr(referee, "pk", referee))
         rows = list(rows.select_related("referee").order_by("table_number"))

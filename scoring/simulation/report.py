@@ -9,7 +9,8 @@ from decimal import Decimal
 
 from tournament.formats import busan, hongkong
 from tournament.formats.ranking import AVERAGE
-from tournament.models import Draw, DrawTable, Event, Lot, Registration, StageEntry
+from tournament.models import Event, Lot, Registration, StageEntry
+from tournament.services import seating
 
 from ..games.classic import ruleset_of
 from ..models import ScoreSheet, SheetSeat
@@ -66,14 +67,10 @@ def _stage_lines(event: Event) -> list[str]:
     sheets = Counter(ScoreSheet.objects.filter(stage__event=event, status=ScoreSheet.Status.CONFIRMED)
                      .values_list("stage__number", flat=True))
     lots = Counter(Lot.objects.filter(stage__event=event).values_list("stage__number", flat=True))
-    tables: dict[int, Counter] = {}
-    for stage_number, draw_game in DrawTable.objects.filter(
-            draw__stage__event=event, draw__status=Draw.Status.RELEASED).values_list(
-            "draw__stage__number", "draw__game"):
-        tables.setdefault(stage_number, Counter())[draw_game] += 1
+    tables = seating.table_counts(events=[event.pk])
     lines = []
     for stage in event.stages.order_by("number"):
-        per_game = tables.get(stage.number, Counter())
+        per_game = Counter({game: n for (stage_id, game), n in tables.items() if stage_id == stage.pk})
         sizes = sorted(set(per_game.values())) or [0]
         table_text = _count(sizes[0], "table") if len(sizes) == 1 else f"{sizes[0]}–{sizes[-1]} tables"
         lines.append(f"  {stage.name}: {table_text}, {_count(stage.games, 'game')}, "

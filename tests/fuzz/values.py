@@ -287,7 +287,7 @@ def _form_post(initial: dict, tz) -> dict:
 
     from django.utils import timezone
 
-    from tournament.forms.fields import as_text
+    from tournament.list_text import as_text
 
     data = {}
     for name, value in initial.items():

@@ -1,6 +1,6 @@
 """Times typed on a day the clocks change, in the festival's time zone: a time the clocks skip is refused with
 when they go forward; a time they show twice is refused naming both instants it could mean. Every form that
-takes a time of a festival's day reads it through one helper (tournament/forms/fields.py `festival_moment`):
+takes a time of a festival's day reads it through one helper (tournament/festival_time.py `festival_moment`):
 the event's times of day, its deadlines, and the timetable's slots."""
 
 import datetime as dt
@@ -14,7 +14,7 @@ from django.utils import translation
 
 from tests.factories import make_event, make_festival, make_staff
 from tests.tournament.test_festival_forms import event_url, festival_data, new_event_url, posted, rows
-from tournament.forms.fields import festival_moment
+from tournament.festival_time import festival_moment
 from tournament.models import AuditEntry, Event
 
 pytestmark = pytest.mark.django_db

@@ -13,7 +13,7 @@ from django.utils import timezone
 from scoring import clock
 from tests.factories import make_event, make_festival, make_registration, make_staff, released_stage
 from tournament.forms.festival import EventForm
-from tournament.forms.fields import as_text
+from tournament.list_text import as_text
 from tournament.models import AuditEntry, Event, Festival, Registration, StaffRole
 from tournament.schedule import FINAL, OTHER, ROUND, schedule
 from tournament.services.festivals import EVENT_FIELDS

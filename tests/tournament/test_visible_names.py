@@ -25,9 +25,9 @@ from tests.tournament.test_festival_forms import (
     rows,
 )
 from tests.tournament.test_imports import csv_bytes, preview, row_html
-from tournament.forms.fields import is_invisible, validate_visible_name
 from tournament.forms.registration import EnterAgainForm
 from tournament.models import Event, Festival, Registration
+from tournament.visible_names import is_invisible, validate_visible_name
 
 pytestmark = pytest.mark.django_db
 

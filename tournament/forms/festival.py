@@ -16,6 +16,8 @@ from django.utils import timezone
 from django.utils.formats import date_format
 from django.utils.translation import gettext_lazy as _
 
+from ..festival_time import festival_moment
+from ..list_text import as_text
 from ..models import Event, Festival
 from ..models.festival import TIMEZONE_CHOICES
 from ..presets import (
@@ -30,9 +32,10 @@ from ..presets import (
     proposed_stage_games,
     upcoming,
 )
+from ..registration_fields import clean_text
 from ..services.festivals import DAY, EVENT_FIELDS, event_slug_taken, festival_slug_taken, free_slug
-from .fields import FestivalMomentField, as_text, festival_moment, validate_visible_name
-from .registration import clean_text
+from ..visible_names import validate_visible_name
+from .fields import FestivalMomentField
 
 MAX_NOTICE_CHARS = 5000
 DATE = {"type": "date"}

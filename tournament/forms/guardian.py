@@ -7,8 +7,8 @@ from django.core.exceptions import ValidationError
 from django.utils.translation import gettext_lazy as _
 
 from ..models import Registration
+from ..registration_fields import clean_text
 from .desk import DeskActionForm
-from .registration import clean_text
 
 
 class GuardianAgreementForm(forms.Form):

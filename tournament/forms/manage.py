@@ -8,11 +8,6 @@ from ..models import Event, Registration
 # Ids arrive from the browser; anything beyond a 64-bit key is refused before it reaches the database.
 MAX_ID = 2**63 - 1
 
-# Words the organiser's pages use right under manage/<festival>/, so no event may be called that.
-RESERVED_EVENT_SLUGS = frozenset({"import", "export", "edit", "new-event", "staff"})
-# … and right under manage/, so no festival may be called that.
-RESERVED_FESTIVAL_SLUGS = frozenset({"new-festival"})
-
 
 class CheckinOverrideForm(forms.Form):
     """'Close now', 'Reopen' or 'Follow the schedule'. The schedule is spelt out because its stored value is ''."""

@@ -7,7 +7,7 @@ from django.contrib.auth.validators import UnicodeUsernameValidator
 from django.utils.translation import gettext_lazy as _
 
 from ..models import StaffRole
-from .fields import validate_visible_name
+from ..visible_names import validate_visible_name
 
 ID = {"min_value": 1, "max_value": 2**31 - 1}
 

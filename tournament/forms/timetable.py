@@ -13,7 +13,9 @@ from django import forms
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
+from ..festival_time import festival_moment
 from ..models import Event
+from ..registration_fields import clean_text
 from ..schedule import (
     BRIEFING,
     CHECKIN,
@@ -30,9 +32,8 @@ from ..schedule import (
     problem,
     schedule,
 )
+from ..visible_names import validate_visible_name
 from .festival import time_input
-from .fields import festival_moment, validate_visible_name
-from .registration import clean_text
 
 SPARE_ROWS = 2
 

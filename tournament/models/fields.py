@@ -2,7 +2,7 @@
 
 Each field's `ListValidator` is the one place that says what a valid list is, with the message organisers
 see; full_clean (the admin, model forms, the import) and the plain forms built from the field all use it.
-Organisers still type the list as comma text ("100, 70, 50"): see `tournament.forms.fields`.
+Organisers still type the list as comma text ("100, 70, 50"): see `tournament.list_text`.
 """
 
 from django.core import validators
@@ -10,7 +10,7 @@ from django.core.exceptions import ValidationError
 from django.db import models
 from django.utils.deconstruct import deconstructible
 
-from ..forms.fields import CommaListField, as_text, parse_list
+from ..list_text import CommaListField, as_text, parse_list
 
 
 @deconstructible

@@ -5,7 +5,7 @@ user's language) when the request cannot be carried out; nothing is changed in t
 
 The locking rule (`locking.lock_event`): every service that changes an event takes that event's lock first,
 inside its transaction, before reading what it decides on; a table's own score sheet takes it shared. Other
-rows are locked only with `select_for_update(of=("self",))`.
+rows are locked only through `locking`'s functions too (a player, a registration, `lock_rows`).
 """
 
 from .errors import ServiceError

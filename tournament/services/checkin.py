@@ -14,7 +14,7 @@ from . import guardian
 from .audit import Actor, record
 from .confirmation import Blocker, Group, Preview
 from .errors import ServiceError
-from .locking import lock_event
+from .locking import lock_event, lock_registration, lock_rows
 
 
 def checkin_closed_message(event: Event, now=None) -> str:
@@ -80,7 +80,7 @@ def check_in(*, registration: Registration, actor: Actor, now=None, guardian_sig
     now = now or timezone.now()
     with transaction.atomic():
         event = lock_event(registration.event_id)
-        registration = Registration.objects.select_for_update(of=("self",)).select_related("player").get(pk=registration.pk)
+        registration = lock_registration(registration, "player")
         if guardian_signed and registration.status == Registration.Status.REGISTERED and event.checkin_is_open(now):
             guardian.agree_on_paper(registration, event=event, actor=actor, now=now)
         if admit(event=event, registration=registration, actor=actor, now=now):
@@ -93,7 +93,7 @@ def undo_check_in(*, registration: Registration, actor: Actor, now=None) -> Regi
     now = now or timezone.now()
     with transaction.atomic():
         event = lock_event(registration.event_id)
-        registration = Registration.objects.select_for_update(of=("self",)).select_related("player").get(pk=registration.pk)
+        registration = lock_registration(registration, "player")
         if not event.checkin_is_open(now):
             raise ServiceError(_("Check-in is closed; ask the organiser to reopen it first."), code="closed")
         if not registration.is_checked_in:
@@ -303,9 +303,8 @@ def assign_numbers(*, event: Event, actor: Actor, method: str | None = None, see
         # After check-in was reopened the numbers given stay: only newcomers are numbered, after them (R8.2).
         after = max(_numbered(event).values(), default=0)
         checked_in = list(
-            Registration.objects.select_for_update(of=("self",))
-            .filter(event=event, status=Registration.Status.REGISTERED, checked_in_at__isnull=False,
-                    number__isnull=True)
+            lock_rows(Registration.objects.filter(event=event, status=Registration.Status.REGISTERED,
+                                                  checked_in_at__isnull=False, number__isnull=True))
             .order_by("created_at", "id")
             .values_list("id", flat=True)
         )

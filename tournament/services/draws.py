@@ -24,7 +24,7 @@ from .audit import Actor, record
 from .confirmation import Blocker, Preview, refuse
 from .errors import ServiceError
 from .locking import lock_event
-from .seating import met_pairs, player_ids, write_seating
+from .seating import draw_size, met_pairs, player_ids, seats_of, write_seating
 
 
 def busan_settings(event: Event) -> busan.BusanSettings:
@@ -154,8 +154,7 @@ def swap_seats(*, draw: Draw, first: int, second: int, actor: Actor) -> Draw:
             raise ServiceError(_("Only a draft can be changed; un-release the draw first."), code="not_draft")
         if first == second:
             raise ServiceError(_("Choose two different players to swap."), code="same")
-        seats = {seat.registration_id: seat for seat in draw.seats.filter(
-            registration_id__in=[first, second]).select_related("table")}
+        seats = seats_of(draw, [first, second])
         if len(seats) != 2:
             raise ServiceError(_("Both players must be seated in this draw."), code="not_seated")
         a, b = seats[first], seats[second]
@@ -188,8 +187,7 @@ def release_preview(draw: Draw) -> Preview:
     title = _("Release the draw of %(stage)s") % {"stage": stage.display_name}
     if not draw.is_draft:
         return Preview(title=title, blockers=[Blocker("not_draft", _("Only a draft can be released."))])
-    tables = draw.tables.count()
-    players = draw.seats.count()
+    tables, players = draw_size(draw)
     # A draw seats at least two players; the tables may be one (R8.1: the final).
     shown = (ngettext("%(players)s players at %(tables)s table; players and the public will see it.",
                       "%(players)s players at %(tables)s tables; players and the public will see it.", tables)

@@ -22,7 +22,7 @@ from ..models.registration import contact_key, erased_contact_key
 from ..typed_contacts import without_contacts
 from .audit import SYSTEM, Actor, record
 from .imports.pending import KEPT_FOR
-from .locking import lock_festival, lock_festival_events
+from .locking import lock_festival, lock_festival_events, lock_player, lock_rows
 from .registration import withdraw
 
 # What is erased on the player, and the keys under which audit entries may have recorded the same values.
@@ -94,7 +94,7 @@ def erase_festival(*, festival: Festival, actor: Actor = SYSTEM, now=None, dry_r
         lock_festival_events(festival)
         if erasure_due(festival) > now:
             return None
-        players = list(Player.objects.select_for_update(of=("self",)).filter(HOLDS_PERSONAL_DATA, festival=festival))
+        players = list(lock_rows(Player.objects.filter(HOLDS_PERSONAL_DATA, festival=festival)))
         files = PendingImport.objects.filter(festival=festival)
         if festival.personal_data_erased_at is not None and not players and not files.exists():
             return None
@@ -123,7 +123,7 @@ def erase_player(*, player: Player, hide_in_results: bool, actor: Actor, now=Non
     now = now or timezone.now()
     with transaction.atomic():
         lock_festival_events(player.festival_id)
-        player = Player.objects.select_for_update(of=("self",)).select_related("festival").get(pk=player.pk)
+        player = lock_player(player)
         upcoming = [r for r in player.registrations.select_related("event").order_by("event__starts_at", "pk")
                     if r.is_active and r.event.starts_at > now]
         holds = Player.objects.filter(HOLDS_PERSONAL_DATA, pk=player.pk).exists()

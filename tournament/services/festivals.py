@@ -26,11 +26,11 @@ from django.utils.formats import date_format
 from django.utils.text import slugify
 from django.utils.translation import gettext as _
 
-from ..forms.fields import festival_moment
-from ..forms.manage import RESERVED_EVENT_SLUGS, RESERVED_FESTIVAL_SLUGS
+from ..festival_time import festival_moment
 from ..models import Event, Festival, Registration
 from ..permissions import ORGANISER
 from ..schedule import Slot, as_json, first_problem, problem, shifted, stored
+from ..slugs import RESERVED_EVENT_SLUGS, RESERVED_FESTIVAL_SLUGS
 from .audit import Actor, record
 from .errors import ServiceError
 from .locking import lock_event, lock_festival, lock_festival_events

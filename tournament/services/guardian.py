@@ -33,11 +33,11 @@ from django.utils import timezone, translation
 from django.utils.formats import date_format
 from django.utils.translation import gettext as _
 
-from ..models import Player, Registration
+from ..models import Registration
 from .audit import SYSTEM, Actor, record
 from .consent import Consent, stamp_ranking
 from .errors import ServiceError
-from .locking import lock_event
+from .locking import lock_event, lock_player, lock_registration, lock_rows
 
 logger = logging.getLogger(__name__)
 Check = Registration.GuardianCheck
@@ -187,8 +187,7 @@ def agree_by_link(*, token: str, name: str, ranking: bool | None = None, now=Non
         event_ids = sorted({found.event_id, *waiting_together(found).values_list("event_id", flat=True)})
         for event_id in event_ids:  # in a fixed order: two agreements never wait for each other's locks
             lock_event(event_id)
-        registration = Registration.objects.select_for_update(of=("self",)).select_related(
-            "event__festival", "player").get(pk=found.pk)
+        registration = lock_registration(found, "event__festival", "player")
         hashed = token_hash(token)
         if not (secrets.compare_digest(registration.guardian_token_hash, hashed)
                 or secrets.compare_digest(registration.guardian_previous_token_hash, hashed)):
@@ -199,11 +198,11 @@ def agree_by_link(*, token: str, name: str, ranking: bool | None = None, now=Non
         if not registration.waits_for_guardian:
             return registration
         covered = waiting_together(registration).filter(event_id__in=event_ids)  # the events locked above
-        player = Player.objects.select_for_update().get(pk=registration.player_id)
+        player = lock_player(registration.player_id)
         answered = stamp_ranking(player, agrees=ranking, festival=registration.event.festival, now=now)
         if answered:
             player.save(update_fields=answered)
-        for waiting in covered.select_for_update(of=("self",)).select_related("event"):
+        for waiting in lock_rows(covered).select_related("event"):
             before = snapshot(waiting)
             _agree(waiting, how=Check.EMAIL, name=name, now=now)
             waiting.save(update_fields=FIELDS)
@@ -223,8 +222,7 @@ def resend_link(*, registration: Registration, actor: Actor, now=None) -> Regist
     now = now or timezone.now()
     with transaction.atomic():
         event = lock_event(registration.event_id)
-        registration = (Registration.objects.select_for_update(of=("self",)).select_related("player")
-                        .get(pk=registration.pk))
+        registration = lock_registration(registration, "player")
         registration.event = event
         if not registration.is_active or not registration.waits_for_guardian:
             raise ServiceError(_("%(name)s is not waiting for a guardian's agreement.")
@@ -261,8 +259,7 @@ def record_paper_agreement(*, registration: Registration, actor: Actor, now=None
     now = now or timezone.now()
     with transaction.atomic():
         event = lock_event(registration.event_id)
-        registration = (Registration.objects.select_for_update(of=("self",)).select_related("player")
-                        .get(pk=registration.pk))
+        registration = lock_registration(registration, "player")
         if not registration.is_active:
             raise ServiceError(_("%(name)s has withdrawn from this event.") % {"name": registration.player.name},
                                code="withdrawn")

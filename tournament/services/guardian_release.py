@@ -23,7 +23,7 @@ from django.utils import timezone
 from ..models import Event, Registration
 from . import guardian
 from .audit import SYSTEM, Actor, record
-from .locking import lock_event
+from .locking import lock_event, lock_rows
 from .registration import IN_LINE_SINCE, promote_from_waiting_list, registration_snapshot
 
 S = Registration.Status
@@ -49,7 +49,7 @@ def release_event_holds(*, event: Event | int, now=None, actor: Actor = SYSTEM) 
         event = lock_event(event)
         if event.checkin_has_closed(now):
             return []
-        due = list(_due(now).filter(event=event).select_for_update(of=("self",)).select_related("player")
+        due = list(lock_rows(_due(now).filter(event=event)).select_related("player")
                    .order_by("guardian_held_until", "id"))
         released = []
         for registration in due:

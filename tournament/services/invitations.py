@@ -25,8 +25,8 @@ from django.db import IntegrityError, transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
-from ..forms.fields import validate_visible_name
 from ..models import Festival, StaffInvitation, StaffRole
+from ..visible_names import validate_visible_name
 from .audit import Actor, record
 from .errors import ServiceError
 from .locking import lock_festival

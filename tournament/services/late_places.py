@@ -24,7 +24,7 @@ from ..models import Event, Registration
 from .audit import Actor, record
 from .confirmation import Blocker, refuse
 from .errors import ServiceError
-from .locking import lock_event
+from .locking import lock_event, lock_rows
 from .registration import IN_LINE_SINCE, registration_snapshot
 
 S = Registration.Status
@@ -120,8 +120,8 @@ def give_late_places(*, event: Event, registration_ids: list[int], actor: Actor,
             raise ServiceError(_("The organiser has not opened late places for this event."), code="not_opened")
         empty, waiting = _counts(event)
         refuse([b for b in _blockers(event, empty, waiting, now) if b.code in ("numbered", "open", "full")])
-        line = list(Registration.objects.select_for_update(of=("self",)).select_related("player")
-                    .filter(event=event, status=S.WAITLISTED).order_by(IN_LINE_SINCE.asc(), "id"))
+        line = list(lock_rows(Registration.objects.filter(event=event, status=S.WAITLISTED))
+                    .select_related("player").order_by(IN_LINE_SINCE.asc(), "id"))
         chosen = [r for r in line if r.pk in wanted]  # line order, whatever order they were ticked in
         if len(chosen) < len(wanted):
             raise ServiceError(_("Someone you ticked is no longer on the waiting list. Check the list again."),

@@ -8,14 +8,18 @@ The one shared use is a table's own score sheet: a whole hall of referees submit
 takes the lock shared — submissions do not wait for one another, but each waits for an exclusive change in
 progress (a draw taken back, a stage closed, a sheet confirmed) and such a change waits for them.
 
-Rows are locked with `select_for_update(of=("self",))`, never as a side effect of `select_related`.
-SQLite has no row locks; it admits one writer at a time to the whole database, which keeps the same order.
+Other rows are locked here too, and only here: a player (`lock_player`, what is theirs across the festival's
+events), a registration (`lock_registration`), several rows at once (`lock_rows`), always after the event
+locks the same change takes. Rows are locked with `select_for_update(of=("self",))`, never as a side
+effect of `select_related`. SQLite has no row locks; it admits one writer at a time to the whole database,
+which keeps the same order.
 """
 
-from django.db import connection
+from django.db import connection, connections
+from django.db.models import QuerySet
 from django.db.transaction import TransactionManagementError
 
-from ..models import Event, Festival
+from ..models import Event, Festival, Player, Registration
 
 
 def lock_event(event: Event | int, *, shared: bool = False) -> Event:
@@ -45,3 +49,34 @@ def lock_festival_events(festival) -> list[Event]:
     if not connection.in_atomic_block:
         raise TransactionManagementError("lock_festival_events() needs a transaction.")
     return list(Event.objects.select_for_update(of=("self",)).filter(festival=festival).order_by("pk"))
+
+
+def lock_player(player: Player | int) -> Player:
+    """The player, freshly read and locked (with its festival): the lock of what is the person's across the
+    festival's events — their details, agreements, how their name shows. A service that also locks events
+    takes them first (in a fixed order), then the player."""
+    if not connection.in_atomic_block:
+        raise TransactionManagementError("lock_player() needs a transaction.")
+    pk = player if isinstance(player, int) else player.pk
+    return Player.objects.select_for_update(of=("self",)).select_related("festival").get(pk=pk)
+
+
+def lock_registration(registration: Registration | int, *related: str) -> Registration:
+    """The registration, freshly read and locked, with `related` (names for `select_related`: read, not
+    locked). The caller holds its event's lock."""
+    if not connection.in_atomic_block:
+        raise TransactionManagementError("lock_registration() needs a transaction.")
+    pk = registration if isinstance(registration, int) else registration.pk
+    rows = Registration.objects.select_for_update(of=("self",))
+    # select_related() without names would follow every foreign key.
+    return (rows.select_related(*related) if related else rows).get(pk=pk)
+
+
+def lock_rows(rows: QuerySet) -> QuerySet:
+    """`rows` (any model's), to be locked as they are read: a waiting list, the players a walk-in may be, a
+    referee's tables. Only their own table's rows are locked, whatever the caller joins. The caller holds
+    the event locks of the change."""
+    locked = rows.select_for_update(of=("self",))
+    if not connections[locked.db].in_atomic_block:
+        raise TransactionManagementError("lock_rows() needs a transaction.")
+    return locked

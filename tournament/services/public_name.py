@@ -4,7 +4,7 @@ from django.db import transaction
 
 from ..models import Player, Registration
 from .audit import Actor, record
-from .locking import lock_event
+from .locking import lock_event, lock_player
 
 
 def set_shown_masked(*, player: Player, masked: bool, actor: Actor) -> Player:
@@ -15,7 +15,7 @@ def set_shown_masked(*, player: Player, masked: bool, actor: Actor) -> Player:
     with transaction.atomic():
         event_ids = sorted(set(Registration.objects.filter(player=player).values_list("event_id", flat=True)))
         events = [lock_event(pk) for pk in event_ids]  # in a fixed order, as every service takes them
-        player = Player.objects.select_for_update().get(pk=player.pk)
+        player = lock_player(player)
         if player.shown_masked == masked:
             return player
         player.shown_masked = masked

@@ -15,7 +15,7 @@ from django.utils import timezone
 from ..models import AuditEntry, Registration
 from .audit import Actor, record
 from .checkin import admit
-from .locking import lock_event
+from .locking import lock_event, lock_registration
 
 KEY_SHAPE = re.compile(r"[0-9a-f]{32}")
 CHECKED_IN, ALREADY = "checked_in", "already"
@@ -27,8 +27,7 @@ def check_in_queued(*, registration: Registration, actor: Actor, key: str, now=N
     now = now or timezone.now()
     with transaction.atomic():
         event = lock_event(registration.event_id)
-        registration = (Registration.objects.select_for_update(of=("self",)).select_related("player")
-                        .get(pk=registration.pk))
+        registration = lock_registration(registration, "player")
         if registration.is_checked_in:
             mine = AuditEntry.objects.filter(action="checkin.in", target_type="registration",
                                              target_id=registration.pk, after__key=key).exists()

@@ -11,6 +11,7 @@ from ..models import Festival, Player
 from .audit import Actor, record
 from .consent import needs_guardian, stamp_ranking
 from .errors import ServiceError
+from .locking import lock_player
 
 
 def set_results_to_ranking(*, player: Player, agrees: bool, actor: Actor, now=None) -> Player:
@@ -18,7 +19,7 @@ def set_results_to_ranking(*, player: Player, agrees: bool, actor: Actor, now=No
     guardian's page), so a child may only withdraw it here."""
     now = now or timezone.now()
     with transaction.atomic():
-        player = Player.objects.select_for_update().get(pk=player.pk)
+        player = lock_player(player)
         festival = Festival.objects.get(pk=player.festival_id)
         if not festival.ranking_recipient:
             raise ServiceError(_("This festival gives results to no ranking body."), code="no_recipient")

@@ -19,7 +19,7 @@ from .consent import carry as carry_consent
 from .consent import snapshot as consent_snapshot
 from .errors import ServiceError
 from .identity import own_players, same_person, stored_person
-from .locking import lock_event
+from .locking import lock_event, lock_player, lock_registration, lock_rows
 
 
 @dataclass(frozen=True)
@@ -270,7 +270,7 @@ def register_existing_player(*, event: Event, player: Player, actor: Actor, now=
             if not event.registration_is_open(now):
                 raise ServiceError(closed_message(event, now), code="closed")
             festival = Festival.objects.get(pk=event.festival_id)
-            player = Player.objects.select_for_update(of=("self",)).select_related("festival").get(pk=player.pk)
+            player = lock_player(player)
             again = needs_details_again(player)
             earlier = None if again else current_agreement(player, festival)
             given = consent is not None and (details_again is not None or not again)
@@ -304,8 +304,7 @@ def register_existing_player(*, event: Event, player: Player, actor: Actor, now=
 
 def _promote_from_waiting_list(*, event: Event, actor: Actor, now) -> Registration | None:
     nxt = (
-        Registration.objects.select_for_update(of=("self",))
-        .filter(event=event, status=Registration.Status.WAITLISTED)
+        lock_rows(Registration.objects.filter(event=event, status=Registration.Status.WAITLISTED))
         .order_by(IN_LINE_SINCE.asc(), "id")
         .first()
     )
@@ -327,7 +326,7 @@ def withdraw(*, registration: Registration, actor: Actor, now=None, by_organiser
     now = now or timezone.now()
     with transaction.atomic():
         event = lock_event(registration.event_id)
-        registration = Registration.objects.select_for_update(of=("self",)).get(pk=registration.pk)
+        registration = lock_registration(registration)
         if not registration.is_active:
             raise ServiceError(_("This registration is already withdrawn."), code="withdrawn")
         if not by_organiser and not event.withdrawal_is_open(now):
@@ -402,7 +401,7 @@ def correct_player(*, registration: Registration, name: str, affiliation: str, b
     try:
         with transaction.atomic():
             event = lock_event(registration.event_id)
-            player = Player.objects.select_for_update().get(pk=registration.player_id)
+            player = lock_player(registration.player_id)
             before = _identity(player)
             player.name, player.affiliation, player.birth_year = name, affiliation, birth_year
             if _identity(player) == before:

@@ -112,6 +112,26 @@ def event_table_numbers(event: Event) -> list[int]:
                       .values_list("number", flat=True)))
 
 
+def table_counts(*, stages: Iterable[int] = (), events: Iterable[int] = ()) -> dict[tuple[int, int], int]:
+    """How many tables each released seating has, by (stage id, the game of its draw): of the stages
+    `stages`, or of every stage of the events `events` (ids); one query, none when neither is given."""
+    stages, events = list(stages), list(events)
+    if not stages and not events:
+        return {}
+    rows = DrawTable.objects.filter(draw__status=Draw.Status.RELEASED)
+    if stages:
+        rows = rows.filter(draw__stage__in=stages)
+    if events:
+        rows = rows.filter(draw__stage__event__in=events)
+    return {(stage, game): n for stage, game, n in
+            rows.values_list("draw__stage", "draw__game").annotate(n=Count("id")).order_by()}
+
+
+def draw_size(draw: Draw) -> tuple[int, int]:
+    """(tables, players) of a draw, a draft too; two queries."""
+    return DrawTable.objects.filter(draw=draw).count(), Seat.objects.filter(draw=draw).count()
+
+
 # --- who sits where ----------------------------------------------------------------------------------------
 
 def seats(draw: Draw, *, table: int | None = None) -> list[Seat]:
@@ -131,6 +151,27 @@ def by_table(seated: Iterable[Seat], violations: Sequence[dict] = ()) -> list[tu
         seat.flagged = (seat.table.number, seat.registration_id) in flagged
         tables.setdefault(seat.table.number, []).append(seat)
     return sorted(tables.items())
+
+
+def seats_of(draw: Draw, registrations: Iterable[int]) -> dict[int, Seat]:
+    """The seats of these registrations (ids) in `draw`, a draft too, with their tables, by registration id;
+    one query. Seats not there are missing from the answer."""
+    return {seat.registration_id: seat for seat in Seat.objects.filter(
+        draw=draw, registration_id__in=list(registrations)).select_related("table")}
+
+
+def table_of(draw: Draw, registration: Registration) -> int | None:
+    """The number of the table `registration` sits at in `draw` (a draft too), or None."""
+    return (Seat.objects.filter(draw=draw, registration=registration).values_list("table__number", flat=True)
+            .first())
+
+
+def event_seats(event: Event) -> list[Seat]:
+    """Every seat of the event's released seatings (the one being played too), with its draw and table, by
+    stage id, game, table and seat; one query."""
+    return list(Seat.objects.filter(draw__stage__event=event, draw__status=Draw.Status.RELEASED)
+                .select_related("draw", "table")
+                .order_by("draw__stage_id", "draw__game", "table__number", "position"))
 
 
 def table_numbers(draw: Draw | None) -> list[int]:

@@ -21,7 +21,7 @@ from .audit import Actor, record
 from .checkin import admit, checkin_closed_message
 from .consent import Consent, needs_guardian, ranking_answer
 from .errors import ServiceError
-from .locking import lock_event
+from .locking import lock_event, lock_rows
 from .registration import PlayerDetails, enter_walk_in, registration_snapshot
 
 # The stored details the desk compares with what was typed, in the order it sees them.
@@ -90,7 +90,7 @@ def walk_in_matches(*, event: Event, details: PlayerDetails) -> list[WalkInMatch
 def _person(*, event: Event, details: PlayerDetails, choice: PersonChoice) -> tuple[Player, dict]:
     """The person the walk-in is, as the desk chose against the matches stored now; (player, the audit's
     account of the choice). The caller holds the event lock."""
-    matches = list(_namesakes(event, details.name).select_for_update(of=("self",)))
+    matches = list(lock_rows(_namesakes(event, details.name)))
     shown = frozenset(player.pk for player in matches)
     if choice.seen != shown:
         if choice.seen:

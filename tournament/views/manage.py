@@ -14,7 +14,6 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
 from ..forms.manage import (
-    RESERVED_EVENT_SLUGS,
     CheckinOverrideForm,
     NumberingForm,
     RegistrationFilterForm,
@@ -32,6 +31,7 @@ from ..services.audit import Actor
 from ..services.erasure import erasure_due, registrations_holding_contact
 from ..services.festivals import PAST_CONFIRMED
 from ..services.identity import flag_possible_duplicates, mark_possible_duplicates
+from ..slugs import RESERVED_EVENT_SLUGS
 from .confirm import Page, blocker_links, confirm_and_run
 from .helpers import form_errors, run_service, staff_view
 

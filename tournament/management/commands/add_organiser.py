@@ -6,8 +6,8 @@ from django.contrib.auth.password_validation import validate_password
 from django.core.exceptions import ValidationError
 from django.core.management.base import BaseCommand, CommandError
 
-from tournament.forms.fields import validate_visible_name
 from tournament.permissions import ORGANISE_FESTIVALS
+from tournament.visible_names import validate_visible_name
 
 TRIES = 3
 

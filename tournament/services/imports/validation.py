@@ -11,9 +11,8 @@ from dataclasses import dataclass, field
 from django.db.models import Count, Q
 from django.utils.translation import gettext as _
 
-# The public form holds the field rules (name, contact, birth year …); one definition for both ways in.
-from ...forms.registration import RegistrationForm
 from ...models import Event, Player, Registration
+from ...registration_fields import PlayerFields
 from ..identity import differences, differences_message, person_key
 from ..registration import PlayerDetails
 from .layout import FORMULA_STARTS, IMPORT_COLUMNS, header_key
@@ -58,9 +57,9 @@ def _find_event(text: str, by_slug: dict, by_name: dict) -> tuple[Event | None, 
 
 
 def _field_problems(festival, values: dict) -> tuple[PlayerDetails | None, list[str]]:
-    """The public registration form's rules for each field, so imported players meet the same standard; a
+    """The registration fields' rules (PlayerFields), so imported players meet the same standard; a
     child's row needs the guardian's name and contact (the organiser declares it holds the consent)."""
-    form = RegistrationForm(data=values, festival=festival)
+    form = PlayerFields(data=values, festival=festival)
     problems = []
     if values["name"].startswith(FORMULA_STARTS):
         problems.append(_("Name: a name cannot start with =, +, - or @ (it looks like a spreadsheet formula)."))

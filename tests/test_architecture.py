@@ -338,11 +338,9 @@ SEATING_MODULE = "tournament/services/seating.py"
 SEATING_MODELS = frozenset({"Seat", "DrawTable"})
 SEATING_MODEL_HOMES = frozenset({"tournament.models", "tournament.models.play"})
 MANAGERS = frozenset({"objects", "_default_manager", "_base_manager"})
-# Read-side files that query seats and tables themselves, until they move into public/ (which may), file -> what.
-SEATING_READ_SIDE_FOR_NOW = {
-    "tournament/views/seating.py": "the public find-a-seat search",
-    "scoring/player_card.py": "a player's public card: every released seat of the event, in one query",
-}
+# Read-side files that query seats and tables themselves outside public/ (which may), file -> what: none since
+# the public pages moved into public/.
+SEATING_READ_SIDE_FOR_NOW: dict[str, str] = {}
 # Write-side files another change (the format strategy) is rewriting now, file -> what: their table counts and
 # numbers move into seating.py (`table_counts` serves the last two) once it has landed, not under it.
 SEATING_QUERIES_NOT_MOVED_YET = {
@@ -391,7 +389,8 @@ def parsed() -> dict[str, ast.AST]:
 
 def test_the_graph_covers_every_package_and_sees_known_arrows(graph):
     assert {_top(module) for module in graph} == {package for package in FIRST_PARTY if (ROOT / package).is_dir()}
-    assert "scoring.views.event" in graph["scoring.urls"]  # from .views import event
+    assert "scoring.views.board" in graph["scoring.urls"]  # from .views import board
+    assert "public.views.standings" in graph["public.urls"]
     assert "scoring.urls" in graph["config.urls"]  # from scoring import urls as …
     assert "django.db" in graph["tournament.models.festival"]  # from django.db import models
 
@@ -592,3 +591,29 @@ def f(draw, event):
     ]
     relative = "from ..models import DrawTable as T\nT.objects.all()\n"
     assert seating_queries(relative, module="tournament.services.x", is_package=False) == ["line 2: T.objects"]
+
+
+ZONE_MODULE = "tournament/zone.py"
+
+
+def test_the_festivals_time_zone_is_switched_on_in_one_place(parsed):
+    """A zone switched on by whichever helper fetched the festival was once reset by the stack before the view
+    rendered: every way in goes through `tournament.zone.use_festival_zone` instead."""
+    found = sorted(f"{path}:{node.lineno}" for path, tree in parsed.items() if path != ZONE_MODULE
+                   for node in ast.walk(tree)
+                   if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute)
+                   and node.func.attr == "activate" and isinstance(node.func.value, ast.Name)
+                   and node.func.value.id == "timezone")
+    assert found == []
+
+
+def test_a_public_poll_is_answered_inside_public(graph):
+    """The way of a live page from the lane to its answer: the live views and what they import stay in
+    public/, reading the models, scoring's standings and results and tournament's rules of what is shown —
+    never another app's views."""
+    live_views = [module for module in graph if module.startswith("public.views.") and module != "public.views.personal"]
+    for module in ("public.lane", "public.live", "public.version", "public.cache", "public.snapshot", *live_views):
+        views_elsewhere = sorted(target for target in graph[module]
+                                 if _top(target) in ("tournament", "scoring") and ".views" in target
+                                 and target != "tournament.views.helpers")
+        assert views_elsewhere == [], module

@@ -12,6 +12,7 @@ tournament-only test, say) the pages simply show no movement.
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 
+from .formats import format_of
 from .models import Draw, Event, Seat, Stage
 
 UP, STAYS, LOT = "up", "stays", "lot"
@@ -44,10 +45,10 @@ def register(provider: Provider) -> None:
 def moves_after(event: Event, stage: Stage, game: int, tables: Tables, *, count: int | None = None
                 ) -> dict[int, Move]:
     """Registration id → their move, for the players of `tables` (game `game` of `stage`) whose table's sheet is
-    confirmed; nothing when the event is not Hong Kong or no game of the stage follows. `count`: how many tables
-    the game has, when `tables` holds only some of them (the last one's top two go to table 1). A constant
-    number of queries."""
-    if _provider is None or event.format != Event.Format.HONG_KONG or not 1 <= game < stage.games or not tables:
+    confirmed; nothing when the format keeps a stage's tables (Busan) or no game of the stage follows. `count`:
+    how many tables the game has, when `tables` holds only some of them (the last one's top two go to table 1).
+    A constant number of queries."""
+    if _provider is None or not format_of(event).each_game_anew or not 1 <= game < stage.games or not tables:
         return {}
     return _provider(event, stage, game, tables, len(tables) if count is None else count)
 

@@ -25,7 +25,7 @@ from .audit import Actor, record
 from .confirmation import Blocker, Preview, refuse
 from .errors import ServiceError
 from .locking import lock_event
-from .seating import met_pairs, player_ids, write_seating
+from .seating import met_pairs, player_ids, swap_places, write_seating
 
 
 def busan_settings(event: Event) -> busan.BusanSettings:
@@ -144,31 +144,20 @@ def swap_seats(*, draw: Draw, first: int, second: int, actor: Actor) -> Draw:
             raise ServiceError(_("Only a draft can be changed; un-release the draw first."), code="not_draft")
         if first == second:
             raise ServiceError(_("Choose two different players to swap."), code="same")
-        seats = {seat.registration_id: seat for seat in draw.seats.filter(
-            registration_id__in=[first, second]).select_related("table")}
-        if len(seats) != 2:
-            raise ServiceError(_("Both players must be seated in this draw."), code="not_seated")
-        a, b = seats[first], seats[second]
         event = draw.stage.event
         tables = player_ids(draw)
+        if not {first, second} <= {player for table in tables for player in table}:
+            raise ServiceError(_("Both players must be seated in this draw."), code="not_seated")
         registrations = list(stage_players(draw.stage))
         result = swap_players(tables, first, second, entrants_of(registrations), met_pairs(event),
                               Constraints(**draw.constraints))
-        before = {"first": [a.table.number, a.position], "second": [b.table.number, b.position]}
-        # Positions are unique per table: park one seat at 0 while the other moves.
-        a_place, b_place = (a.table, a.position), (b.table, b.position)
-        a.position = 0
-        a.save(update_fields=["position"])
-        b.table, b.position = a_place
-        b.save(update_fields=["table", "position"])
-        a.table, a.position = b_place
-        a.save(update_fields=["table", "position"])
+        was_first, was_second = swap_places(draw, first, second)
         draw.violations = _violations_data(result.violations, result.tables)
         draw.swaps += 1
         draw.save(update_fields=["violations", "swaps"])
-        record(actor=actor, action="draw.swapped", target=draw, event=event, before=before,
-               after={"first": [a.table.number, a.position], "second": [b.table.number, b.position],
-                      "unmet": len(draw.violations)})
+        record(actor=actor, action="draw.swapped", target=draw, event=event,
+               before={"first": list(was_first), "second": list(was_second)},
+               after={"first": list(was_second), "second": list(was_first), "unmet": len(draw.violations)})
     return draw
 
 

@@ -2,7 +2,7 @@
 
 Every "where does this player sit" and every "who is at this table" is answered here, and `write_seating` is
 the only code that creates Draw, DrawTable and Seat rows (a computer draw, Hong Kong movement, a playoff
-table, an imported event).
+table, an imported event), `swap_places` the only one that moves a seated player (a swap by hand).
 
 A Busan draw seats a stage's players once for all its games (R8.1); a Hong Kong stage seats every game anew,
 the later ones by movement (R8.2); so "the seating of game g" depends on the format: `game_draw` asks it
@@ -229,3 +229,22 @@ def write_seating(draw: Draw, tables: Sequence[Sequence[int]] | Mapping[int, Seq
         for position, player in enumerate(numbered[row.number], start=1)
     ])
     return draw
+
+
+def swap_places(draw: Draw, first: int, second: int) -> tuple[tuple[int, int], tuple[int, int]]:
+    """Two players seated in `draw` (registration ids) take each other's table and seat. Returns where `first`
+    and `second` sat before, as (table number, seat).
+
+    The caller holds the event lock, has checked that both sit in the draft `draw`, and writes the audit record."""
+    seated = {seat.registration_id: seat for seat in draw.seats.filter(
+        registration_id__in=[first, second]).select_related("table")}
+    a, b = seated[first], seated[second]
+    a_place, b_place = (a.table, a.position), (b.table, b.position)
+    # Positions are unique per table: park one seat at 0 while the other moves.
+    a.position = 0
+    a.save(update_fields=["position"])
+    b.table, b.position = a_place
+    b.save(update_fields=["table", "position"])
+    a.table, a.position = b_place
+    a.save(update_fields=["table", "position"])
+    return (a_place[0].number, a_place[1]), (b_place[0].number, b_place[1])

@@ -10,7 +10,7 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
-from tournament.formats import busan, hongkong
+from tournament.formats import busan, format_of, hongkong
 from tournament.formats.draw import ALGORITHM_VERSION, draw_seat_orders, new_seed
 from tournament.formats.ranking import SeatResult, draw_lot
 from tournament.models import ConductRecord, Draw, DrawTable, Event, Lot, Registration, Stage, StageEntry
@@ -71,7 +71,7 @@ def without_leavers(stage: Stage, tables) -> list[list[int]]:
 def after_confirmation(*, sheet: ScoreSheet, actor: Actor, movement_seed: int | None = None) -> None:
     """Hong Kong: once every table of a game is confirmed, the top two move up a table (R8.2)."""
     stage = sheet.stage
-    if stage.event.format != Event.Format.HONG_KONG or sheet.game >= stage.games:
+    if not format_of(stage.event).each_game_anew or sheet.game >= stage.games:
         return
     if stage.draws.filter(game=sheet.game + 1).exclude(status=Draw.Status.DISCARDED).exists():
         return
@@ -267,7 +267,7 @@ def correction_effects(*, sheet: ScoreSheet, actor: Actor) -> list[str]:
     """A correction after the next seating exists: warn, show what would change, re-draw nothing."""
     stage = sheet.stage
     notes = []
-    if stage.event.format == Event.Format.HONG_KONG:
+    if format_of(stage.event).each_game_anew:  # the next game was seated from this one's results (R8.2)
         later = stage.draws.filter(game=sheet.game + 1).exclude(status=Draw.Status.DISCARDED).first()
         if later is not None:
             moved = hongkong.movement(without_leavers(stage, player_ids(sheet.draw)),

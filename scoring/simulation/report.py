@@ -7,7 +7,7 @@ from collections import Counter
 from dataclasses import dataclass
 from decimal import Decimal
 
-from tournament.formats import busan, hongkong
+from tournament.formats import format_of
 from tournament.formats.ranking import AVERAGE
 from tournament.models import Draw, DrawTable, Event, Lot, Registration, StageEntry
 
@@ -48,11 +48,7 @@ def final_order(event: Event) -> list[Place]:
         return []
     players = list(StageEntry.objects.filter(stage=stage).order_by("registration_id")
                    .values_list("registration_id", flat=True))
-    results = stage_results(stage)
-    if event.format == Event.Format.HONG_KONG:
-        ranked = hongkong.event_ranking(results, players, points=ruleset_of(event).points).ranked
-    else:
-        ranked = busan.final_places(players, results, points=ruleset_of(event).points).ranked
+    ranked = format_of(event).final_ranked(players, stage_results(stage), ruleset_of(event).points)
     who = {r.id: (r.number, r.player.name)
            for r in Registration.objects.filter(id__in=players).select_related("player")}
     return [Place(r.rank, *who[r.player_id], r.wins, r.points, r.tied) for r in ranked]

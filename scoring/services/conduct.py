@@ -26,6 +26,7 @@ from tournament.services.locking import lock_event
 from tournament.services.seating import player_ids, working_draw
 
 from ..models import ScoreSheet, SheetSeat
+from .progress import current_stage
 
 Kind = ConductRecord.Kind
 # HK rule 9: two verbal warnings; the third offence goes to the chief referee.
@@ -220,7 +221,7 @@ def departure_effect(*, event: Event, registration: Registration, kind: str) -> 
     effect.notes.append(_(
         "Their %(games)s confirmed game result(s) stay in the standings and the exports, marked “%(kind)s”."
     ) % {"games": effect.games_played, "kind": label})
-    stage = event.stages.order_by("-number").first()
+    stage = current_stage(event)
     effect.stage = stage
     if stage is None:
         return effect

@@ -13,7 +13,7 @@ from tournament.models import Draw, DrawTable, Event, Lot, Registration, StageEn
 
 from ..games.classic import ruleset_of
 from ..models import ScoreSheet, SheetSeat
-from ..services.progress import stage_results
+from ..services.progress import current_stage, stage_results
 
 
 @dataclass(frozen=True)
@@ -43,7 +43,7 @@ def confirmed_results(event: Event) -> list[tuple]:
 def final_order(event: Event) -> list[Place]:
     """Busan: the final's places (R8.1); Hong Kong: wins, then average points over the stage (R8.2).
     Players still tied share a place (R7: a playoff or a lot decides, not the software)."""
-    stage = event.stages.order_by("-number").first()
+    stage = current_stage(event)
     if stage is None:
         return []
     players = list(StageEntry.objects.filter(stage=stage).order_by("registration_id")

@@ -47,6 +47,13 @@ def released_draws(stage: Stage) -> dict[int, Draw]:
     return {game: released[draw_game(game)] for game in range(1, stage.games + 1) if draw_game(game) in released}
 
 
+def counted_draws(stage: Stage) -> list[Draw]:
+    """The stage's released draws (one per game in Hong Kong, one in all in Busan), each with `table_count`, its
+    number of tables; one query."""
+    return list(stage.draws.filter(status=Draw.Status.RELEASED).annotate(table_count=Count("tables"))
+                .order_by("game"))
+
+
 def working_draw(stage: Stage) -> Draw | None:
     """The seating the organiser works on: the newest draft or released draw of the stage's latest game."""
     return stage.draws.exclude(status=Draw.Status.DISCARDED).order_by("-game", "-created_at").first()

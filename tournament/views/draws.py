@@ -42,7 +42,6 @@ def draws_page(request, event):
     context = {
         "festival": event.festival, "event": event, "stages": stages, "stage": stage, "draw": draw,
         "for_staff": True, "tables": tables, "violations": violations,
-        "each_game_anew": seating.plays_each_game_anew(event),  # the draw says its game (R8.2)
         "one_table_of": len(seats) if one_table else 0,  # everyone together: nobody to keep apart
         "draw_form": DrawForm(), "swap_form": SwapForm(seats=seats) if draw and draw.is_draft else None,
         "unrelease_form": UnreleaseForm(),

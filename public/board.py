@@ -9,10 +9,11 @@ from django.utils.html import escape
 from django.utils.safestring import SafeString, mark_safe
 from django.utils.translation import gettext as _
 
-from scoring.live import Play, current_play, stage_play
 from scoring.services import progress
 from scoring.services.conduct import departures
+from scoring.services.progress import StageProgress, event_progress, stage_progress
 from scoring.standings import Line, Standings, compute, criteria_for, event_standings
+from tournament.formats import format_of
 from tournament.formats.ranking import PRIZE_PLACES, SeatResult
 from tournament.models import ConductRecord, Event, Registration, Stage, StageEntry
 from tournament.visibility import visibility
@@ -63,7 +64,7 @@ class Board:
     rows: list[Row]
     columns: list[tuple[int, int, str, str]] = field(default_factory=list)  # stage, game, short, long label
     cut: Cut | None = None
-    play: Play | None = None
+    play: StageProgress | None = None
     average: bool = False
     show_reached: bool = False
     scores: bool = True  # the public sees each game's score (tournament/visibility.py)
@@ -125,7 +126,7 @@ def _line_cut(rows: list[Row], places: int, provisional: bool, label: str) -> Cu
     return Cut("line", places, tie, provisional, label)
 
 
-def _prize_cut(rows: list[Row], play: Play) -> Cut | None:
+def _prize_cut(rows: list[Row], play: StageProgress) -> Cut | None:
     """Hong Kong (R8.2): the prize places; a tie on them is decided by a one-game playoff (R7)."""
     cut = _line_cut(rows, PRIZE_PLACES, not play.complete,
                     _("The top %(places)s take the prize places.") % {"places": PRIZE_PLACES})
@@ -179,7 +180,7 @@ def _place_marks(rows: list[Row], ranks: dict[int, tuple[int, bool]], *, complet
             _mark(row, "prize", _("in the prize places"))
 
 
-def _advancement_cut(stage: Stage, rows: list[Row], play: Play) -> Cut | None:
+def _advancement_cut(stage: Stage, rows: list[Row], play: StageProgress) -> Cut | None:
     """Busan rounds (R8.1): per-table marks or the top N of the stage, from the same code that closes it."""
     marked = _advancement_marks(stage, rows, complete=play.complete) if _played(rows) else None
     if marked is None:
@@ -204,7 +205,7 @@ def _ranks(rows: list[Row]) -> dict[int, tuple[int, bool]]:
 
 
 def _busan_event_marks(event: Event, standings: Standings, rows: list[Row], stages: dict[int, Stage],
-                       play: Play) -> dict[int, int]:
+                       play: StageProgress) -> dict[int, int]:
     """The whole Busan event (R8.1): a player is out after the round they last played, or stands where the
     round being played (or the final's places) puts them. Returns each player's furthest stage number."""
     played = [stage for number, stage in sorted(stages.items()) if stage.advance != Stage.Advance.PLAYOFF]
@@ -243,7 +244,7 @@ def _busan_event_marks(event: Event, standings: Standings, rows: list[Row], stag
     return furthest
 
 
-def build_board(event: Event, stage: Stage | None = None, play: Play | None = None) -> Board:
+def build_board(event: Event, stage: Stage | None = None, play: StageProgress | None = None) -> Board:
     """Everything a standings page shows, in a constant number of queries. `play`: where `stage` stands,
     if the caller already knows it. The caller checks that the standings are public; the game scores and
     the table numbers follow their own switches here."""
@@ -269,10 +270,10 @@ def build_board(event: Event, stage: Stage | None = None, play: Play | None = No
     board = Board(standings, rows, _columns(standings, stages, one_stage), average=average,
                   scores=public.scores, tables=public.draw)
     if stage is not None:
-        board.play = play or stage_play(event, stage)
+        board.play = play or stage_progress(stage)
         if stage.advance in (Stage.Advance.PER_TABLE, Stage.Advance.PER_STAGE):
             board.cut = _advancement_cut(stage, rows, board.play)
-        elif stage.advance == Stage.Advance.NONE and event.format == Event.Format.HONG_KONG:
+        elif stage.advance == Stage.Advance.NONE and not format_of(event).eliminates:
             board.cut = _prize_cut(rows, board.play)
             if _played(rows):
                 _place_marks(rows, _ranks(rows), complete=board.play.complete, provisional=True)
@@ -280,8 +281,8 @@ def build_board(event: Event, stage: Stage | None = None, play: Play | None = No
             _place_marks(rows, _ranks(rows), complete=board.play.complete or bool(stage.closed_at),
                          provisional=False)
     else:
-        board.play = play or current_play(event)
-        if event.format == Event.Format.HONG_KONG:
+        board.play = play or event_progress(event)
+        if not format_of(event).eliminates:
             board.cut = _prize_cut(rows, board.play)
             if _played(rows):  # a playoff stage is only drawn once the games it follows are all confirmed
                 playoff = board.play.stage is not None and board.play.stage.advance == Stage.Advance.PLAYOFF

@@ -1,7 +1,7 @@
 """The shared cache in front of what every public poll asks first: which event, and has it changed.
 
 A phone polling an unchanged page needs only the event row (its public switches go into the ETag) and the
-event's version (`scoring.live.event_version`). Both are kept in the default cache — Redis in production,
+event's version (`public.version.event_version`). Both are kept in the default cache — Redis in production,
 shared by every worker — and dropped when they change:
 
 - an event's version when an audit record or a conduct record of the event is written or deleted (every

@@ -20,6 +20,7 @@ from django.urls import reverse
 from django.utils.translation import get_language
 
 from scoring.services.conduct import departures
+from tournament.formats import format_of
 from tournament.models import ConductRecord, Draw, Event, Registration, Seat, Stage
 from tournament.public_names import public_name, told_apart
 from tournament.services.seating import first_unplayed, plays_each_game_anew
@@ -243,7 +244,7 @@ class Book:
         names = self._names([self.players[row.registration] for row in rows])
         seats = tuple((row.position, name) for row, name in zip(rows, names, strict=True))
         came_from, moved = 0, ""
-        if mine and self.event.format == Event.Format.HONG_KONG and mine[-1].stage == stage.number:
+        if mine and format_of(self.event).each_game_anew and mine[-1].stage == stage.number:
             # R8.2: after every game the top two of each table move up a table (k → k+1, the last → 1).
             came_from = mine[-1].table
             moved = STAYS if seat.number == came_from else UP

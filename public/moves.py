@@ -13,7 +13,7 @@ from collections.abc import Collection, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 
 from scoring.services.progress import leavers, stage_results
-from tournament.formats import hongkong
+from tournament.formats import format_of, hongkong
 from tournament.models import Draw, Event, Seat, Stage
 
 UP, STAYS, LOT = "up", "stays", "lot"
@@ -39,10 +39,10 @@ Tables = Mapping[int, Sequence[int]]  # table number → registration ids in sea
 def moves_after(event: Event, stage: Stage, game: int, tables: Tables, *, count: int | None = None
                 ) -> dict[int, Move]:
     """Registration id → their move, for the players of `tables` (game `game` of `stage`) whose table's sheet is
-    confirmed; nothing when the event is not Hong Kong or no game of the stage follows. `count`: how many tables
-    the game has, when `tables` holds only some of them (the last one's top two go to table 1). A constant
-    number of queries."""
-    if event.format != Event.Format.HONG_KONG or not 1 <= game < stage.games or not tables:
+    confirmed; nothing when the format keeps a stage's tables (Busan) or no game of the stage follows. `count`:
+    how many tables the game has, when `tables` holds only some of them (the last one's top two go to table 1).
+    A constant number of queries."""
+    if not format_of(event).each_game_anew or not 1 <= game < stage.games or not tables:
         return {}
     return game_moves(event, stage, game, tables, len(tables) if count is None else count)
 

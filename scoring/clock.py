@@ -4,9 +4,10 @@ Turn timer: the turn length is the ruleset's `turn_seconds` (R9: one minute in t
 use 40 s or 2 min). The countdown itself runs in the browser (static/js/turn-timer.js).
 
 Round clock — the rule, for both formats:
-- A stage's LENGTH is planned from R9: a Busan preliminary round takes 70 minutes per 3 games (rounded to the
-  minute, as `tournament.schedule` plans it), the Busan final 30 minutes a game, a Hong Kong stage 30 minutes
-  a game (10:20–11:50 for 3 games), a playoff game (a tie on prize places, R7) 30 minutes.
+- A stage's LENGTH is planned from R9 by the event's format (`tournament.formats.strategy`, which plans the
+  timetable too): a Busan preliminary round takes 70 minutes per 3 games (rounded to the minute), the Busan
+  final 30 minutes a game, a Hong Kong stage 30 minutes a game (10:20–11:50 for 3 games), a playoff game (a tie
+  on prize places, R7) 30 minutes.
 - The round STARTS when its seating is released (the released draw of its first game), but never before its
   planned start in the event's timetable (`tournament.schedule`): a draw released early, say during the
   briefing, does not eat into play time; a draw released late gives the players their full time.
@@ -26,20 +27,11 @@ from dataclasses import dataclass
 
 from rules.errors import UnknownRulesetError
 from rules.rulesets import get_ruleset
-from tournament import schedule as timetable
-from tournament.models import Event, Stage
-from tournament.schedule import (
-    BUSAN_FINAL_MINUTES_PER_GAME,
-    BUSAN_MINUTES_PER_GAME,
-    HK_MINUTES_PER_GAME,
-    Slot,
-    schedule,
-)
+from tournament.formats.strategy import FINAL, PLAYOFF, ROUND, format_named
+from tournament.models import Stage
+from tournament.schedule import Slot, schedule
 
 DEFAULT_TURN_SECONDS = 60  # R9: one minute per turn (official rules)
-PLAYOFF_MINUTES_PER_GAME = 30  # a one-game playoff is played like a Hong Kong game
-
-ROUND, FINAL, PLAYOFF = "round", "final", "playoff"
 
 IDLE, PENDING, READY, RUNNING, TIME = "idle", "pending", "ready", "running", "time"
 
@@ -58,15 +50,8 @@ def stage_kind(advance: str) -> str:
 
 
 def stage_minutes(*, format: str, kind: str, games: int) -> int:
-    """The planned length of a stage of `games` games (R9)."""
-    games = max(games, 1)
-    if kind == PLAYOFF:
-        return PLAYOFF_MINUTES_PER_GAME * games
-    if format == Event.Format.HONG_KONG:
-        return HK_MINUTES_PER_GAME * games
-    if kind == FINAL:
-        return BUSAN_FINAL_MINUTES_PER_GAME * games
-    return round(BUSAN_MINUTES_PER_GAME * games)
+    """The planned length of a stage of `games` games (R9), as the event's format plans it."""
+    return format_named(format).stage_minutes(kind, games)
 
 
 def planned_start(slots: list[Slot], *, format: str, kind: str, number: int) -> dt.datetime | None:
@@ -75,14 +60,7 @@ def planned_start(slots: list[Slot], *, format: str, kind: str, number: int) -> 
 
     Hong Kong: the play slot. Busan: round `number`'s slot, or the final's. A playoff, or a stage the timetable
     does not have: None."""
-    if kind == PLAYOFF:
-        return None
-    if format == Event.Format.HONG_KONG:
-        wanted = (timetable.PLAY, 0)
-    elif kind == FINAL:
-        wanted = (timetable.FINAL, 0)
-    else:
-        wanted = (timetable.ROUND, number)
+    wanted = format_named(format).timetable_slot(kind, number)
     return next((slot.starts for slot in slots if (slot.kind, slot.number) == wanted), None)
 
 

@@ -16,12 +16,14 @@ from django.urls import reverse
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
+from tournament.formats import format_of
 from tournament.models import Draw, Event, Festival, Registration, StaffRole, Stage
 from tournament.permissions import CHIEF_REFEREE, DESK, ORGANISER, REFEREE, ROLES
 from tournament.services import seating
 from tournament.services.late_places import LatePlaces, late_places
 
 from .models import RefereeAssignment, ScoreSheet
+from .services.progress import progress_of
 
 
 @dataclass(frozen=True)
@@ -263,14 +265,12 @@ def chief_work(events: list[Event]) -> dict[int, ChiefWork]:
 
 
 def _game_in_play(event: Event, stage: Stage, tables: dict, confirmed: dict) -> int:
-    """The live board's game: the first seated game not confirmed at every table, else the last seated one
-    (a Busan round plays all its games on one seating, R8.1; Hong Kong seats every game anew, R8.2)."""
-    anew = seating.plays_each_game_anew(event)
-    seated = [game for game in range(1, stage.games + 1) if (stage.pk, game if anew else 1) in tables]
-    for game in seated:
-        if confirmed.get((stage.pk, game), 0) < tables[stage.pk, game if anew else 1]:
-            return game
-    return seated[-1] if seated else 1
+    """The live board's game (`StageProgress.seated_game`), from the counts read for all the events: `tables` by
+    (stage, Draw.game), `confirmed` by (stage, game)."""
+    games = range(1, stage.games + 1)
+    return progress_of(stage, format_of(event),
+                       tables={g: tables[stage.pk, g] for g in games if (stage.pk, g) in tables},
+                       confirmed={g: confirmed[stage.pk, g] for g in games if (stage.pk, g) in confirmed}).seated_game
 
 
 @dataclass(frozen=True)

@@ -25,10 +25,10 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
 from .formats import busan
+from .formats.strategy import BUSAN, format_named
 from .formats.tables import table_sizes
 from .models import Event
 from .schedule import generated
-from .services.draws import busan_settings
 
 LAST_ROUND_PLAYERS = 32  # Busan 2014's round 3 ("32강"): eight tables, the top 4 go to the final
 MAX_ROUNDS = 6
@@ -74,7 +74,7 @@ PRESETS = {
 def preset_for_format(format: str, game: str = Event.Game.CLASSIC) -> Preset:
     if game == Event.Game.WORD:
         return PRESETS["word"]
-    return PRESETS["hk"] if format == Event.Format.HONG_KONG else PRESETS["busan"]
+    return PRESETS[format_named(format).preset]
 
 
 def proposed_stage_games(players: int, games: int = 3) -> list[int]:
@@ -90,14 +90,14 @@ def plan_line(*, format: str, players: int, stage_games=(), final_games: int = 1
     """The plan in one line: "128 → 64 → 32 → final 4" (elimination) or the tables and games (move-up)."""
     if not isinstance(players, int) or not 1 <= players <= MAX_PLAYERS:
         return ""
-    if format == Event.Format.HONG_KONG:
+    if not format_named(format).eliminates:
         return _("%(players)s players at %(tables)s tables, %(games)s games; after each game the top two of each "
                  "table move up a table") % {"players": players, "tables": len(table_sizes(players)),
                                              "games": rotation_games}
     if not stage_games:
         return ""
     try:
-        stages = busan.plan(players, busan_settings(Event(stage_games=list(stage_games), final_games=final_games)))
+        stages = busan.plan(players, BUSAN.settings(list(stage_games), final_games))
     except ValueError:
         return ""
     steps = [str(stage.players) for stage in stages if not stage.is_final]

@@ -16,10 +16,18 @@ from django.utils.formats import date_format
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
+from .formats.strategy import (
+    BRIEFING,
+    CHECKIN,
+    FINAL,
+    OTHER,
+    PLAY,
+    ROUND,
+    SCORING,
+    format_of,
+)
 from .models import Event
 
-CHECKIN, BRIEFING, ROUND, FINAL, PLAY, SCORING, OTHER = (
-    "checkin", "briefing", "round", "final", "play", "scoring", "other")
 KINDS = (CHECKIN, BRIEFING, ROUND, FINAL, PLAY, SCORING, OTHER)
 # Slots that may come before the event's start (the briefing ends as play starts); all others lie inside it.
 BEFORE_START = (CHECKIN, BRIEFING)
@@ -36,19 +44,10 @@ class Slot:
     number: int = 0  # the round's number (kind ROUND); 0 otherwise
 
 
-# R9: Busan — each round 70 minutes for 3 games, 10 minutes per draw, the final about 30 minutes;
-# Hong Kong — play 10:20–11:50 for 3 games (30 minutes a game), scoring until 15 minutes after.
-BUSAN_MINUTES_PER_GAME = 70 / 3
-BUSAN_DRAW_MINUTES = 10
-BUSAN_FINAL_MINUTES_PER_GAME = 30
-HK_MINUTES_PER_GAME = 30
-HK_SCORING_MINUTES = 15
-
-
 def label(event: Event, kind: str, number: int = 0, typed: str = "") -> str:
     """What a slot is called, in the current language; an added slot keeps its typed label."""
     if kind == CHECKIN:
-        return _("Arrival and check-in") if event.format == Event.Format.HONG_KONG else _("Check-in")
+        return _(format_of(event).checkin_label)
     if kind == BRIEFING:
         return _("Rules briefing (no admission after it starts)")
     if kind == PLAY:
@@ -76,26 +75,10 @@ def checkin_slot(event: Event) -> Slot:
 
 
 def generated(event: Event) -> list[Slot]:
-    """The timetable planned from the event's start time and its plan (R9)."""
-    minutes = dt.timedelta(minutes=1)
-    if event.format == Event.Format.HONG_KONG:
-        play_ends = event.starts_at + HK_MINUTES_PER_GAME * event.rotation_games * minutes
-        return [
-            checkin_slot(event),
-            _slot(event, BRIEFING, event.checkin_closes_at, event.starts_at),
-            _slot(event, PLAY, event.starts_at, play_ends),
-            _slot(event, SCORING, play_ends, play_ends + HK_SCORING_MINUTES * minutes),
-        ]
-    slots = [checkin_slot(event)]
-    at = event.starts_at
-    for number, games in enumerate(event.stage_games, start=1):
-        at += BUSAN_DRAW_MINUTES * minutes  # the draw for the round
-        ends = at + round(BUSAN_MINUTES_PER_GAME * games) * minutes
-        slots.append(_slot(event, ROUND, at, ends, number))
-        at = ends
-    at += BUSAN_DRAW_MINUTES * minutes
-    slots.append(_slot(event, FINAL, at, at + BUSAN_FINAL_MINUTES_PER_GAME * event.final_games * minutes))
-    return slots
+    """The timetable planned from the event's start time and its plan: each format's slots and lengths (R9) are
+    the format's (tournament.formats.strategy)."""
+    return [checkin_slot(event), *(_slot(event, slot.kind, slot.starts, slot.ends, slot.number)
+                                   for slot in format_of(event).planned_slots(event))]
 
 
 def _moment(text) -> dt.datetime | None:

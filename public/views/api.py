@@ -6,7 +6,6 @@ the same version ETag (an unchanged answer is a bodyless 304), a constant number
 
 import json
 
-from django.db.models import Count
 from django.http import Http404, HttpResponse
 from django.urls import reverse
 from django.views.decorators.http import condition, require_safe
@@ -14,7 +13,8 @@ from django.views.decorators.http import condition, require_safe
 from scoring import exports
 from scoring.models import ScoreSheet, SheetSeat
 from scoring.services.conduct import departures
-from tournament.models import Event, Registration, Stage
+from scoring.services.progress import event_progress
+from tournament.models import Event, Registration
 from tournament.public_names import public_affiliation, public_name
 from tournament.services import seating
 from tournament.visibility import visibility
@@ -80,16 +80,14 @@ def _api_url(request, name: str, event: Event, **kwargs) -> str:
 
 
 def _current(event: Event) -> dict | None:
-    stage = Stage.objects.filter(event=event).order_by("-number").first()
-    if stage is None:
+    """Where play stands (scoring/services/progress.py, as every page reads it)."""
+    progress = event_progress(event)
+    if progress.stage is None:
         return None
-    draw = seating.public_draw(event)
-    tables = draw.tables.count() if draw is not None and draw.stage_id == stage.pk else 0
-    done = {row["game"]: row["n"] for row in ScoreSheet.objects.filter(
-        stage=stage, status=ScoreSheet.Status.CONFIRMED).values("game").annotate(n=Count("id"))}
-    playing = next((g for g in range(1, stage.games + 1) if not tables or done.get(g, 0) < tables), None)
-    return {"stage": stage.number, "stage_name": stage.display_name, "games": stage.games,
-            "game": playing, "closed": stage.closed_at is not None, "draw_released": tables > 0}
+    shown = progress.released and visibility(event).draw
+    return {"stage": progress.stage.number, "stage_name": progress.stage.display_name, "games": progress.stage.games,
+            "game": progress.game if shown else 1, "closed": progress.stage.closed_at is not None,
+            "draw_released": shown}
 
 
 @api

@@ -7,7 +7,7 @@ from django.shortcuts import render
 from django.utils import timezone
 
 from scoring.clock import IDLE, PENDING, facts_for, round_clock
-from scoring.live import current_play
+from scoring.services.progress import event_progress
 from tournament.models import Draw
 from tournament.schedule import schedule
 from tournament.services import seating
@@ -20,7 +20,7 @@ def event_page(request, festival, event):
     event = with_counts(type(event).objects.filter(pk=event.pk)).select_related("festival").get()
     shown = visibility(event)
     has_draw = shown.draw and seating.has_released_draw(event)
-    play = current_play(event)
+    play = event_progress(event)
     clock = None
     if play.stage is not None and play.released:  # the round clock (R9) of the stage in play: one more query
         released_at = (Draw.objects.filter(stage=play.stage, status=Draw.Status.RELEASED, released_at__isnull=False)

@@ -2,8 +2,9 @@
 
 from django.shortcuts import render
 
-from scoring.live import current_play
-from tournament.models import Event, Stage
+from scoring.services.progress import event_progress
+from tournament.formats import format_of
+from tournament.models import Stage
 from tournament.services import seating
 from tournament.visibility import visibility
 
@@ -21,12 +22,12 @@ def _chunks(items: list, size: int) -> list[list]:
 
 def _hall_context(request, festival, event):
     event = event_of(request, festival, event)
-    play = current_play(event)
+    play = event_progress(event)
     board = None
     if visibility(event).standings and play.stage:
         # Busan: the round being played (its cut decides who goes on); Hong Kong: the whole event, with its
         # prize places, also while a playoff table is played.
-        per_stage = event.format == Event.Format.BUSAN and play.stage.advance != Stage.Advance.PLAYOFF
+        per_stage = format_of(event).eliminates and play.stage.advance != Stage.Advance.PLAYOFF
         board = build_board(event, play.stage if per_stage else None, play)
     draw = seating.public_draw(event)
     seats = seating.seats(draw) if draw is not None else []

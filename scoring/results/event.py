@@ -12,6 +12,7 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from rules.rulesets import get_ruleset
+from tournament.formats import format_of
 from tournament.formats.ranking import AVERAGE, PRIZE_PLACES, TOTAL
 from tournament.models import (
     ConductRecord,
@@ -26,6 +27,7 @@ from tournament.models import (
 from tournament.services.errors import ServiceError
 
 from ..models import ScoreSheet, SheetSeat
+from ..services.progress import progress_of
 from .placing import (
     LOT,
     PLAYOFF,
@@ -165,23 +167,19 @@ def _load(event_ids: list[int], *, conduct: bool) -> _Loaded:
 
 
 def _stage_complete(event: Event, stage: Stage, data: _Loaded) -> bool:
-    """Every game has a released seating and a confirmed sheet for each of its tables."""
-    for game in range(1, stage.games + 1):
-        draw_game = game if event.format == Event.Format.HONG_KONG else 1
-        tables = data.tables.get((stage.id, draw_game), 0)
-        if tables == 0 or data.confirmed.get((stage.id, game), 0) != tables:
-            return False
-    return True
+    """Every game has a released seating and a confirmed sheet for each of its tables (`stage_progress`, from
+    what `_load` read for all the events at once)."""
+    games = range(1, stage.games + 1)  # a seating's Draw.game is one of the stage's games
+    tables = {game: data.tables[stage.id, game] for game in games if (stage.id, game) in data.tables}
+    confirmed = {game: data.confirmed[stage.id, game] for game in games if (stage.id, game) in data.confirmed}
+    return progress_of(stage, format_of(event), tables=tables, confirmed=confirmed).complete
 
 
 def _build(event: Event, data: _Loaded) -> Results:
     stages = data.stages.get(event.id, [])
     playoffs = [s for s in stages if s.advance == Stage.Advance.PLAYOFF]
     played = [s for s in stages if s.advance != Stage.Advance.PLAYOFF]
-    if event.format == Event.Format.HONG_KONG:
-        deciding = played[-1] if played else None
-    else:
-        deciding = next((s for s in played if s.advance == Stage.Advance.FINAL), None)
+    deciding = format_of(event).deciding_stage(stages)
     final = deciding is not None and _stage_complete(event, deciding, data)
 
     reached: dict[int, Stage] = {}

@@ -16,15 +16,17 @@ from dataclasses import dataclass, field
 from django.db import IntegrityError, transaction
 from django.utils.translation import gettext as _
 
+from tournament.formats import format_of
 from tournament.formats.tables import MIN_TABLE, MergeProposal, merge_proposal
 from tournament.models import ConductRecord, Draw, Event, Registration, Stage, StageEntry
 from tournament.services.audit import Actor, record
 from tournament.services.confirmation import Unconfirmed, state_of
 from tournament.services.errors import ServiceError
 from tournament.services.locking import lock_event
-from tournament.services.seating import player_ids, plays_each_game_anew, table_of, working_draw
+from tournament.services.seating import player_ids, table_of, working_draw
 
 from ..models import ScoreSheet, SheetSeat
+from .progress import current_stage
 
 Kind = ConductRecord.Kind
 # HK rule 9: two verbal warnings; the third offence goes to the chief referee.
@@ -207,9 +209,7 @@ def _label(registration: Registration) -> str:
 
 def _games_of(stage: Stage, draw: Draw) -> list[int]:
     """The games a seating is used for: Busan one draw for the whole stage, Hong Kong one per game."""
-    if plays_each_game_anew(stage.event):
-        return [draw.game]
-    return list(range(draw.game, stage.games + 1))
+    return format_of(stage.event).games_of_draw(draw.game, stage.games)
 
 
 def departure_effect(*, event: Event, registration: Registration, kind: str) -> Effect:
@@ -221,7 +221,7 @@ def departure_effect(*, event: Event, registration: Registration, kind: str) -> 
     effect.notes.append(_(
         "Their %(games)s confirmed game result(s) stay in the standings and the exports, marked “%(kind)s”."
     ) % {"games": effect.games_played, "kind": label})
-    stage = event.stages.order_by("-number").first()
+    stage = current_stage(event)
     effect.stage = stage
     if stage is None:
         return effect
@@ -253,7 +253,7 @@ def departure_effect(*, event: Event, registration: Registration, kind: str) -> 
                 "Table %(table)s keeps %(players)s player(s) for game(s) %(games)s; the seating is not re-drawn."
             ) % {"table": seat_table, "players": effect.left_at_table,
                  "games": ", ".join(str(g) for g in effect.games_left)})
-    if event.format == Event.Format.HONG_KONG:
+    if format_of(event).each_game_anew:  # the later games are seated by movement, without them (R8.2)
         if stage.games > (draw.game if draw else 0):
             effect.notes.append(_("They are seated nowhere in the following games: the top two of each table "
                                   "move up without them."))

@@ -25,6 +25,7 @@ from django.core.exceptions import ValidationError
 from django.db import DatabaseError, connection, transaction
 from django.utils.translation import gettext as _
 
+from tournament.formats import format_of
 from tournament.models import (
     ConductRecord,
     Draw,
@@ -314,7 +315,7 @@ class _Importer:
         sheets, stamps, lines, turns = [], [], [], []
         for game_node in node.nodes("games"):
             game = game_node.get("index", "int")
-            seating_game = game if event.format == Event.Format.HONG_KONG else 1
+            seating_game = format_of(event).draw_game(game)
             numbers = set()
             for table_node in game_node.nodes("tables"):
                 where = table_node.where

@@ -1,16 +1,23 @@
-"""From confirmed sheets to the next step of the event (R7, R8): Hong Kong movement after every game,
-Busan advancement at the end of a stage, ties at the cut resolved by recorded lots.
+"""How far a stage is, and from confirmed sheets to the next step of the event (R7, R8): Hong Kong movement
+after every game, Busan advancement at the end of a stage, ties at the cut resolved by recorded lots.
+
+`stage_progress` is the one answer to "is this game (this stage) complete, which game is being played", and
+`current_stage` to "which stage is the event at"; the pages and services ask them.
 
 Only confirmed sheets count. Everything here reads them as plain `SeatResult`s and asks
 `tournament.formats` what follows.
 """
 
+from collections.abc import Mapping
+from dataclasses import dataclass
+
 from django.db import transaction
+from django.db.models import Count
 from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
-from tournament.formats import busan, hongkong
+from tournament.formats import EventFormat, busan, format_of, hongkong
 from tournament.formats.draw import ALGORITHM_VERSION, draw_seat_orders, new_seed
 from tournament.formats.ranking import SeatResult, draw_lot
 from tournament.models import ConductRecord, Draw, DrawTable, Event, Lot, Registration, Stage, StageEntry
@@ -19,7 +26,7 @@ from tournament.services.confirmation import Blocker, Group, Preview
 from tournament.services.draws import busan_settings
 from tournament.services.errors import ServiceError
 from tournament.services.locking import lock_event
-from tournament.services.seating import game_draw, player_ids, released_draws, write_seating
+from tournament.services.seating import counted_draws, game_draw, player_ids, write_seating
 
 from ..models import ScoreSheet, SheetSeat
 
@@ -36,18 +43,101 @@ def stage_results(stage: Stage, game: int | None = None) -> list[SeatResult]:
     ]
 
 
-def tables_in_game(stage: Stage, game: int) -> int:
-    draw = game_draw(stage, game)
-    return draw.tables.count() if draw else 0
+@dataclass(frozen=True)
+class GameProgress:
+    """One game of a stage: its seating, its tables, how many of them have a confirmed sheet."""
+
+    game: int
+    draw: Draw | None  # the released seating it is played in (Busan: the stage's; Hong Kong: its own); None: none yet
+    tables: int
+    confirmed: int
+
+    @property
+    def complete(self) -> bool:
+        return self.tables > 0 and self.confirmed == self.tables
 
 
-def confirmed_tables(stage: Stage, game: int) -> int:
-    return ScoreSheet.objects.filter(stage=stage, game=game, status=ScoreSheet.Status.CONFIRMED).count()
+@dataclass(frozen=True)
+class StageProgress:
+    """Where a stage stands (`stage_progress`); its first six fields are `scoring.live.Play`'s, with the same
+    meaning, so a page reading one reads the other."""
+
+    stage: Stage | None
+    game: int | None  # the first game not confirmed at every table; None when complete or nothing is released
+    released: bool  # a seating of the stage is released
+    complete: bool  # every game has every table of its seating confirmed
+    tables: int  # tables in the stage's seating (the most of any game's)
+    confirmed: int  # confirmed sheets in `game` (`tables` when complete)
+    per_game: tuple[GameProgress, ...] = ()  # every game of the stage, in order
+
+    @property
+    def tables_per_game(self) -> tuple[int, ...]:
+        return tuple(g.tables for g in self.per_game)
+
+    @property
+    def confirmed_per_game(self) -> tuple[int, ...]:
+        return tuple(g.confirmed for g in self.per_game)
+
+    def of(self, game: int) -> GameProgress | None:
+        return self.per_game[game - 1] if 1 <= game <= len(self.per_game) else None
+
+    @property
+    def seated_game(self) -> int:
+        """The game the live board opens on: the first seated game not confirmed at every table, else the last
+        seated one (a Hong Kong game waiting for its movement is not seated yet, R8.2); 1 before any seating."""
+        seated = [g for g in self.per_game if g.draw is not None or g.tables]
+        return next((g.game for g in seated if not g.complete), seated[-1].game if seated else 1)
+
+
+NO_STAGE = StageProgress(None, None, False, False, 0, 0)
+
+
+def progress_of(stage: Stage, fmt: EventFormat, *, tables: Mapping[int, int], confirmed: Mapping[int, int],
+                draws: Mapping[int, Draw] | None = None) -> StageProgress:
+    """A stage's progress from what was read already: `tables`, the table count of each released seating by its
+    `Draw.game` (and `draws`, those seatings, if read); `confirmed`, the confirmed sheets by game. No query.
+
+    The current game is the first one not confirmed at every table. In Hong Kong a game is seated once every
+    table of the game before is confirmed (R8.2): until then it has no tables, so it is current as soon as the
+    game before is complete."""
+    draws = draws or {}
+    games = tuple(
+        GameProgress(game, draws.get(fmt.draw_game(game)), tables.get(fmt.draw_game(game), 0), confirmed.get(game, 0))
+        for game in range(1, stage.games + 1))
+    if not tables:
+        return StageProgress(stage, None, False, False, 0, 0, games)
+    most = max(tables.values())
+    current = next((g for g in games if not g.complete), None)
+    if current is None:
+        return StageProgress(stage, None, True, True, most, most, games)
+    return StageProgress(stage, current.game, True, False, most, current.confirmed, games)
+
+
+def stage_progress(stage: Stage) -> StageProgress:
+    """Where `stage` stands: per game its tables and confirmed sheets, the game being played, complete or not.
+    Two queries whatever the size of the event (the stage comes with its event)."""
+    draws = {draw.game: draw for draw in counted_draws(stage)}
+    confirmed = dict(ScoreSheet.objects.filter(stage=stage, status=ScoreSheet.Status.CONFIRMED)
+                     .values("game").annotate(n=Count("id")).values_list("game", "n"))
+    return progress_of(stage, format_of(stage.event), draws=draws, confirmed=confirmed,
+                       tables={game: draw.table_count for game, draw in draws.items()})
+
+
+def current_stage(event: Event) -> Stage | None:
+    """The event's current stage: its newest, the one being played (or waiting for its draw, or played last).
+    One query. (`seating.current_stage` is narrower: the stage a table plays in now, released and not closed.)"""
+    return event.stages.order_by("-number").first()
+
+
+def event_progress(event: Event) -> StageProgress:
+    """`stage_progress` of the event's current stage; three queries whatever the event's size."""
+    stage = current_stage(event)
+    return stage_progress(stage) if stage is not None else NO_STAGE
 
 
 def game_complete(stage: Stage, game: int) -> bool:
-    expected = tables_in_game(stage, game)
-    return expected > 0 and confirmed_tables(stage, game) == expected
+    found = stage_progress(stage).of(game)
+    return found is not None and found.complete
 
 
 def lots_tiebreak(stage: Stage, purpose: str, game: int | None = None) -> dict[int, int]:
@@ -71,7 +161,7 @@ def without_leavers(stage: Stage, tables) -> list[list[int]]:
 def after_confirmation(*, sheet: ScoreSheet, actor: Actor, movement_seed: int | None = None) -> None:
     """Hong Kong: once every table of a game is confirmed, the top two move up a table (R8.2)."""
     stage = sheet.stage
-    if stage.event.format != Event.Format.HONG_KONG or sheet.game >= stage.games:
+    if not format_of(stage.event).each_game_anew or sheet.game >= stage.games:
         return
     if stage.draws.filter(game=sheet.game + 1).exclude(status=Draw.Status.DISCARDED).exists():
         return
@@ -120,7 +210,7 @@ def advancement(stage: Stage) -> busan.Advancement | None:
 
 
 def stage_complete(stage: Stage) -> bool:
-    return all(game_complete(stage, game) for game in range(1, stage.games + 1))
+    return stage_progress(stage).complete
 
 
 def draw_lots_at_cut(*, stage: Stage, actor: Actor, seed: int | None = None) -> list[Lot]:
@@ -153,20 +243,25 @@ TABLES_NAMED = 8  # a blocker names this many tables, then "…"
 
 
 def missing_sheets(stage: Stage) -> list[Blocker]:
-    """Per game, the tables without a confirmed sheet (or the seating still missing); three queries."""
-    draws = released_draws(stage)
-    if not draws:
+    """Per game, the tables without a confirmed sheet (or the seating still missing); two queries when every game
+    is complete (`stage_progress`), four to name the tables missing."""
+    state = stage_progress(stage)
+    if not state.released:
         return [Blocker("not_released", _("The draw of %(stage)s is not released yet.")
                         % {"stage": stage.display_name})]
+    waiting = [g for g in state.per_game if not g.complete]
+    if not waiting:
+        return []
     numbers: dict[int, list[int]] = {}
-    for draw_id, number in (DrawTable.objects.filter(draw__in={d.pk for d in draws.values()})
+    for draw_id, number in (DrawTable.objects.filter(draw__in={g.draw.pk for g in waiting if g.draw})
                             .order_by("number").values_list("draw", "number")):
         numbers.setdefault(draw_id, []).append(number)
-    confirmed = set(ScoreSheet.objects.filter(stage=stage, status=ScoreSheet.Status.CONFIRMED)
+    confirmed = set(ScoreSheet.objects.filter(stage=stage, status=ScoreSheet.Status.CONFIRMED,
+                                              game__in=[g.game for g in waiting])
                     .values_list("game", "table_number"))
     blockers = []
-    for game in range(1, stage.games + 1):
-        draw = draws.get(game)
+    for g in waiting:
+        game, draw = g.game, g.draw
         if draw is None:  # Hong Kong: seated by the movement once the game before is complete (R8.2)
             blockers.append(Blocker("unseated", _("Game %(game)s is not seated yet: it is seated when every table "
                                                   "of game %(before)s is confirmed.") % {"game": game, "before": game - 1},
@@ -267,7 +362,7 @@ def correction_effects(*, sheet: ScoreSheet, actor: Actor) -> list[str]:
     """A correction after the next seating exists: warn, show what would change, re-draw nothing."""
     stage = sheet.stage
     notes = []
-    if stage.event.format == Event.Format.HONG_KONG:
+    if format_of(stage.event).each_game_anew:  # the next game was seated from this one's results (R8.2)
         later = stage.draws.filter(game=sheet.game + 1).exclude(status=Draw.Status.DISCARDED).first()
         if later is not None:
             moved = hongkong.movement(without_leavers(stage, player_ids(sheet.draw)),

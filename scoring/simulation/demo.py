@@ -28,7 +28,7 @@ from tournament.services.audit import Actor
 from ..games.classic import ruleset_of
 from ..results.actions import set_ranking_points
 from ..services.links import assign_tables
-from ..services.progress import close_stage
+from ..services.progress import close_stage, current_stage
 from ..services.sheets import confirm_sheet, submit_sheet
 from .play import SEEDS, play, simulate
 from .racks import plausible_entry
@@ -56,7 +56,7 @@ def _actor(username: str, label: str) -> Actor:
 def _finish(event: Event) -> None:
     """What the organiser does after the last game: close the deciding stage, set the ranking points."""
     organiser = Actor(label="demo")
-    last = event.stages.order_by("number").last()
+    last = current_stage(event)
     if last is not None and last.closed_at is None:
         close_stage(stage=last, actor=organiser)
     if not event.ranking_points:

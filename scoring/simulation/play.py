@@ -18,6 +18,7 @@ from django.utils import timezone
 from django.utils.text import slugify
 
 from tournament.demo.people import Person, busan_people, hong_kong_pupils
+from tournament.formats import format_of
 from tournament.models import Event, Festival, Player, Registration, StaffRole, Stage
 from tournament.models.registration import contact_key, name_key
 from tournament.permissions import CHIEF_REFEREE, ORGANISER
@@ -229,7 +230,7 @@ def play(event: Event, seed: int) -> Event:
 
 def _play(event: Event, rng: random.Random) -> None:
     organiser, chief = staff_of(event.festival)
-    if event.format == Event.Format.BUSAN:
+    if format_of(event).eliminates:  # rounds, each closed and the next drawn (R8.1)
         _play_busan(event, rng, organiser, chief)
     else:
         _play_hong_kong(event, rng, organiser, chief)

@@ -7,14 +7,14 @@ from collections import Counter
 from dataclasses import dataclass
 from decimal import Decimal
 
-from tournament.formats import busan, hongkong
+from tournament.formats import format_of
 from tournament.formats.ranking import AVERAGE
 from tournament.models import Event, Lot, Registration, StageEntry
 from tournament.services import seating
 
 from ..games.classic import ruleset_of
 from ..models import ScoreSheet, SheetSeat
-from ..services.progress import stage_results
+from ..services.progress import current_stage, stage_results
 
 
 @dataclass(frozen=True)
@@ -44,16 +44,12 @@ def confirmed_results(event: Event) -> list[tuple]:
 def final_order(event: Event) -> list[Place]:
     """Busan: the final's places (R8.1); Hong Kong: wins, then average points over the stage (R8.2).
     Players still tied share a place (R7: a playoff or a lot decides, not the software)."""
-    stage = event.stages.order_by("-number").first()
+    stage = current_stage(event)
     if stage is None:
         return []
     players = list(StageEntry.objects.filter(stage=stage).order_by("registration_id")
                    .values_list("registration_id", flat=True))
-    results = stage_results(stage)
-    if event.format == Event.Format.HONG_KONG:
-        ranked = hongkong.event_ranking(results, players, points=ruleset_of(event).points).ranked
-    else:
-        ranked = busan.final_places(players, results, points=ruleset_of(event).points).ranked
+    ranked = format_of(event).final_ranked(players, stage_results(stage), ruleset_of(event).points)
     who = {r.id: (r.number, r.player.name)
            for r in Registration.objects.filter(id__in=players).select_related("player")}
     return [Place(r.rank, *who[r.player_id], r.wins, r.points, r.tied) for r in ranked]

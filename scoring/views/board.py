@@ -20,6 +20,7 @@ from tournament.views.helpers import run_service
 from ..forms.board import BoardFilterForm
 from ..models import ScoreSheet
 from ..services.links import current_referees, last_heard, live_links
+from ..services.progress import NO_STAGE, current_stage, stage_progress
 from ..services.sheets import clean_sheets_preview, confirm_clean_sheets, confirm_sheet
 from .staff import (
     PENDING,
@@ -29,28 +30,11 @@ from .staff import (
     S,
     board_url,
     chief_view,
-    game_progress,
     get_sheet,
     get_stage,
 )
 
 CORRECTION_WARNINGS_SHOWN = 5
-
-
-def _current_stage(stages: list[Stage]) -> Stage | None:
-    """The first stage still open (there is normally one), else the last one."""
-    open_stages = [stage for stage in stages if not stage.closed_at]
-    if open_stages:
-        return open_stages[0]
-    return stages[-1] if stages else None
-
-
-def _current_game(games: list[dict]) -> int:
-    seated = [g for g in games if g["draw"] is not None]
-    for g in seated:
-        if not g["complete"]:
-            return g["game"]
-    return seated[-1]["game"] if seated else 1
 
 
 def _table_rows(stage: Stage, game: int, draw: Draw | None) -> list[dict]:
@@ -90,12 +74,14 @@ def board_context(request, event: Event, form: BoardFilterForm, **extra) -> dict
     form.is_valid()
     wanted = form.cleaned_data
     stages = list(event.stages.all())
-    stage = next((s for s in stages if s.number == wanted.get("stage")), None) or _current_stage(stages)
-    games = game_progress(stage) if stage else []
+    stage = next((s for s in stages if s.number == wanted.get("stage")), None) or (
+        current_stage(event) if stages else None)
+    progress = stage_progress(stage) if stage else NO_STAGE
+    games = progress.per_game
     game = wanted.get("game")
     if not game or not stage or game > stage.games:
-        game = _current_game(games)
-    draw = games[game - 1]["draw"] if games else None
+        game = progress.seated_game
+    draw = games[game - 1].draw if games else None
     rows = _table_rows(stage, game, draw) if stage else []
     counts = {state: 0 for state in STATES}
     for row in rows:
@@ -106,8 +92,8 @@ def board_context(request, event: Event, form: BoardFilterForm, **extra) -> dict
     # The chief referee stays on the game they were confirming; once it is complete and the next one is seated
     # (Hong Kong movement seats it by itself, R8.2), say so rather than leave them on a finished game.
     following = games[game] if games and game < len(games) else None
-    next_game_url = (board_url(event, stage=stage.number, game=following["game"])
-                     if following and following["draw"] is not None and games[game - 1]["complete"] else "")
+    next_game_url = (board_url(event, stage=stage.number, game=following.game)
+                     if following and following.draw is not None and games[game - 1].complete else "")
     clean = sum(1 for row in rows if row["state"] == S.SUBMITTED and not row["warnings"]
                 and row["sheet"].submitted_by_id != request.user.pk)
     context = {
@@ -118,7 +104,7 @@ def board_context(request, event: Event, form: BoardFilterForm, **extra) -> dict
         "with_warnings": sum(1 for row in rows if row["warnings"]),
         "only_warnings": only_warnings, "query": query, "poll_url": board_url(event, **query),
         "now": timezone.now(), "correction_warnings": _correction_warnings(event),
-        "is_organiser": request.is_organiser, "next_game": following["game"] if next_game_url else None,
+        "is_organiser": request.is_organiser, "next_game": following.game if next_game_url else None,
         "next_game_url": next_game_url,
     }
     context.update(extra)

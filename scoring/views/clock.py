@@ -20,17 +20,17 @@ from tournament.models import Draw, Event
 from tournament.views.helpers import get_event
 
 from ..clock import RoundClock, StageFacts, facts_for, round_clock
-from ..live import stage_play
+from ..services.progress import current_stage, stage_progress
 
 POLL_SECONDS = 30  # the pages ask this often (the JavaScript reads it from the answer)
 
 
 def stage_facts(event: Event) -> StageFacts | None:
     """The event's current (newest) stage as the round clock sees it: 4 queries whatever the event's size."""
-    stage = event.stages.order_by("-number").first()
+    stage = current_stage(event)
     if stage is None:
         return None
-    play = stage_play(event, stage)
+    play = stage_progress(stage)
     released_at = (
         Draw.objects.filter(stage=stage, status=Draw.Status.RELEASED, released_at__isnull=False)
         .order_by("game").values_list("released_at", flat=True).first()

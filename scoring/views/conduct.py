@@ -24,6 +24,7 @@ from tournament.views.helpers import run_service, staff_view
 
 from ..forms.conduct import ACTIONS, ConductForm, KeepPlayingForm
 from ..services import conduct as conduct_services
+from ..services.progress import current_stage
 
 Kind = ConductRecord.Kind
 
@@ -53,12 +54,11 @@ def _context(request, event, bound: ConductForm | None = None) -> dict:
             forms[action] = bound
         else:
             forms[action] = ConductForm(event=event, action=action, initial=initial, prefix=action)
-    stages = list(event.stages.order_by("number"))
     return {
         "festival": event.festival, "event": event, "records": records, "forms": forms,
         "pending": [(players[registration], count, KeepPlayingForm(initial={"number": players[registration].number}))
                     for registration, count in pending if registration in players],
-        "current_stage": stages[-1] if stages else None,
+        "current_stage": current_stage(event),
         "decision_at": conduct_services.DECISION_AT,
         "is_organiser": request.is_organiser,
     }
@@ -71,7 +71,7 @@ def conduct_page(request, event):
 
 
 def _apply(request, event, form: ConductForm, expect: str | None = None):
-    stage = form.stage_obj or event.stages.order_by("-number").first()
+    stage = form.stage_obj or current_stage(event)
     try:
         conduct_services.record_conduct(
             event=event, registration=form.registration, kind=form.cleaned_data["kind"],

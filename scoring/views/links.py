@@ -15,7 +15,8 @@ from django.utils.translation import gettext as _
 from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_POST, require_safe
 
-from tournament.models import Draw, Event, Seat
+from tournament.formats import format_of
+from tournament.models import Draw, Seat
 from tournament.qr import qr_svg
 from tournament.services import seating
 from tournament.services.audit import Actor
@@ -111,7 +112,7 @@ def print_sheets(request, event, stage):
     live = link_services.live_links(event)
     # Who holds each table now; a closed round's sheet leaves the line to be written by hand.
     held = link_services.current_referees(event) if not stage.closed_at else {}
-    hong_kong = event.format == Event.Format.HONG_KONG
+    fmt = format_of(event)  # Hong Kong: each game seated anew, its seats written on its row (R8.2)
     positions = range(1, 1 + max((len(seats) for seats in first.values()), default=4))
     sheets = []
     for number, seats in sorted(first.items()):
@@ -122,14 +123,14 @@ def print_sheets(request, event, stage):
         url = entry_url(request, link.token) if link and not stage.closed_at else ""
         rows = []
         for game in range(1, stage.games + 1):
-            seated = by_game.get(game if hong_kong else 1, {}).get(number, []) if game in draws else []
+            seated = by_game.get(fmt.draw_game(game), {}).get(number, []) if game in draws else []
             by_position = {seat.position: seat for seat in seated}
             rows.append({"game": game,
-                         "seats": [by_position.get(p) for p in positions] if hong_kong else None})
+                         "seats": [by_position.get(p) for p in positions] if fmt.each_game_anew else None})
         sheets.append({"number": number, "seats": seats, "rows": rows, "qr": _qr(url, 3) if url else "",
                        "referees": [held[number].referee] if number in held else []})
     return render(request, "scoring/board/print.html", {
-        "festival": event.festival, "event": event, "stage": stage, "sheets": sheets, "hong_kong": hong_kong,
+        "festival": event.festival, "event": event, "stage": stage, "sheets": sheets, "each_game_anew": fmt.each_game_anew,
         "positions": list(positions), "ranking_order": ranking_order(event),
     })
 

@@ -21,6 +21,7 @@ from django.utils.translation import gettext as _
 from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_POST, require_safe
 
+from tournament.formats import format_of
 from tournament.models import Event
 from tournament.permissions import CHIEF_REFEREE, ORGANISER
 from tournament.services.audit import Actor
@@ -54,7 +55,7 @@ def results_page(request, festival, event):
     return render(request, "scoring/results/public.html", {
         "festival": event.festival, "event": event, "published": published,
         "results": event_results(event) if published else None, "standings_url": _standings_url(event),
-        "show_stage": event.format == Event.Format.BUSAN,
+        "show_stage": format_of(event).eliminates,  # the stage each player reached (R8.1)
     })
 
 
@@ -114,7 +115,7 @@ def manage_results(request, event):
                                                          "stage": stage.number})} for stage in results.pending_playoffs]
     return render(request, "scoring/results/manage.html", {
         "festival": event.festival, "event": event, "results": results, "is_organiser": is_organiser,
-        "show_stage": event.format == Event.Format.BUSAN, "for_staff": True,
+        "show_stage": format_of(event).eliminates, "for_staff": True,
         "points_form": RankingPointsForm(initial={"ranking_points": event.ranking_points}),
         "pending": pending, "board_url": reverse("board", kwargs={"festival": event.festival.slug, "event": event.slug}),
         "public_url": reverse("results", kwargs={"festival": event.festival.slug, "event": event.slug}),

@@ -1,16 +1,15 @@
-"""What the chief referee's and organiser's score-sheet pages share: who may open them, how they address
-each other (the live board, a sheet, a stage, the table links), and how far each game of a stage is."""
+"""What the chief referee's and organiser's score-sheet pages share: who may open them and how they address
+each other (the live board, a sheet, a stage, the table links). How far each game of a stage is:
+`scoring.services.progress.stage_progress`."""
 
 from urllib.parse import urlencode
 
-from django.db.models import Count
 from django.shortcuts import get_object_or_404
 from django.urls import reverse
 from django.utils.translation import gettext_lazy
 
-from tournament.models import DrawTable, Event, Stage
+from tournament.models import Event, Stage
 from tournament.permissions import CHIEF_REFEREE, ORGANISER
-from tournament.services import seating
 from tournament.views.helpers import staff_view
 
 from ..models import ScoreSheet
@@ -51,23 +50,6 @@ def get_sheet(event: Event, sheet_id: int) -> ScoreSheet:
 
 def get_stage(event: Event, number: int) -> Stage:
     return get_object_or_404(Stage.objects.select_related("event__festival"), event=event, number=number)
-
-
-def game_progress(stage: Stage) -> list[dict]:
-    """Per game: its seating, tables, confirmed tables, complete; three queries whatever the number of tables."""
-    draws = seating.released_draws(stage)
-    tables = dict(DrawTable.objects.filter(draw__in={d.pk for d in draws.values()})
-                  .values("draw").annotate(n=Count("id")).values_list("draw", "n"))
-    confirmed = dict(ScoreSheet.objects.filter(stage=stage, status=S.CONFIRMED)
-                     .values("game").annotate(n=Count("id")).values_list("game", "n"))
-    games = []
-    for game in range(1, stage.games + 1):
-        draw = draws.get(game)
-        expected = tables.get(draw.pk, 0) if draw else 0
-        done = confirmed.get(game, 0)
-        games.append({"game": game, "draw": draw, "tables": expected, "confirmed": done,
-                      "complete": expected > 0 and done == expected})
-    return games
 
 
 PREFIX = "<slug:festival>/<slug:event>/board/"

@@ -7,13 +7,14 @@ from django.utils.translation import gettext as _
 from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_http_methods, require_POST, require_safe
 
+from tournament.formats import format_of
 from tournament.models import Draw, Event, Lot, Registration, Stage
 from tournament.services.audit import Actor
 from tournament.views.confirm import Page, blocker_links, confirm_and_run
 from tournament.views.helpers import run_service
 
 from ..services import progress
-from .staff import PREFIX, board_url, chief_view, game_progress, get_stage, organiser_view, stage_url
+from .staff import PREFIX, board_url, chief_view, get_stage, organiser_view, stage_url
 
 
 def _names(ids) -> dict[int, str]:
@@ -52,23 +53,23 @@ def _advancement(stage: Stage, result) -> dict | None:
 @chief_view
 def stage_page(request, event, stage):
     stage = get_stage(event, stage)
-    games = game_progress(stage)
-    complete = bool(games) and all(g["complete"] for g in games)
-    hong_kong = event.format == Event.Format.HONG_KONG
+    state = progress.stage_progress(stage)
+    games, complete = state.per_game, state.complete
+    fmt = format_of(event)
     movement = []
-    if hong_kong:
+    if fmt.each_game_anew:  # each game after the first is seated from the one before (R8.2)
         for g in games[:-1]:
-            moved = games[g["game"]]["draw"]  # the next game's seating
-            movement.append({"game": g["game"], "moved": moved is not None and moved.method == Draw.Method.MOVEMENT,
-                             "seated": moved is not None, "complete": g["complete"]})
-    result = progress.advancement(stage) if complete and not hong_kong else None
+            moved = games[g.game].draw  # the next game's seating
+            movement.append({"game": g.game, "moved": moved is not None and moved.method == Draw.Method.MOVEMENT,
+                             "seated": moved is not None, "complete": g.complete})
+    result = progress.advancement(stage) if complete and fmt.eliminates else None
     closing = []
     if request.is_organiser and not stage.closed_at:
         known = {"complete": True, "result": result} if complete else {}  # what the page has worked out already
         closing = blocker_links(progress.closing_blockers(stage, **known), _fix(event, stage))
     return render(request, "scoring/board/stage.html", {
         "festival": event.festival, "event": event, "stage": stage, "games": games, "complete": complete,
-        "hong_kong": hong_kong, "movement": movement, "closing_blockers": closing,
+        "each_game_anew": fmt.each_game_anew, "movement": movement, "closing_blockers": closing,
         "advancement": _advancement(stage, result),
         "lots": _lots(stage), "is_organiser": request.is_organiser,
         "next_stage": event.stages.filter(number=stage.number + 1).first(),

@@ -17,6 +17,7 @@ from django.utils.formats import date_format
 from django.utils.translation import gettext_lazy as _
 
 from ..festival_time import festival_moment
+from ..formats import format_named
 from ..list_text import as_text
 from ..models import Event, Festival
 from ..models.festival import TIMEZONE_CHOICES
@@ -425,7 +426,8 @@ class EventForm(forms.Form):
         preset = preset_for_format(format, self._parsed("game"))
         players = self._parsed("expected_players") or self._parsed("capacity") or preset.capacity
         games = (self._parsed("stage_games") or [preset.games])[0]
-        stage_games = proposed_stage_games(players, games) if format == Event.Format.BUSAN else (
+        # An elimination proposes enough rounds for the players (R8.1); the other formats keep what was typed.
+        stage_games = proposed_stage_games(players, games) if format_named(format).eliminates else (
             self._parsed("stage_games") or [preset.games])
         final_games, rotation_games = self._parsed("final_games") or 1, self._parsed("rotation_games") or preset.games
         typed_day, typed_start = self._parsed("day") or self.festival.starts_on, self._parsed("starts") or preset.start

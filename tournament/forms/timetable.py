@@ -14,19 +14,17 @@ from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
 from ..festival_time import festival_moment
+from ..formats import format_of
 from ..models import Event
 from ..registration_fields import clean_text
 from ..schedule import (
     BRIEFING,
     CHECKIN,
-    FINAL,
     KINDS,
     LABEL_LENGTH,
     MAX_SLOTS,
     OTHER,
-    PLAY,
     ROUND,
-    SCORING,
     Slot,
     label,
     problem,
@@ -55,11 +53,7 @@ class SlotForm(forms.Form):
 
 def allowed(event: Event, kind: str, number: int) -> bool:
     """The planned slots this event's format has (any number of added ones)."""
-    if kind == OTHER:
-        return True
-    if event.format == Event.Format.HONG_KONG:
-        return kind in (BRIEFING, PLAY, SCORING)
-    return kind == FINAL or (kind == ROUND and 1 <= number <= len(event.stage_games))
+    return kind == OTHER or format_of(event).has_slot(kind, number, event.stage_games)
 
 
 class BaseSlotFormSet(forms.BaseFormSet):

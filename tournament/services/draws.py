@@ -9,7 +9,7 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
-from ..formats import busan, hongkong
+from ..formats import busan, format_of, hongkong
 from ..formats.draw import (
     ALGORITHM_VERSION,
     Constraints,
@@ -19,19 +19,17 @@ from ..formats.draw import (
     new_seed,
     swap_players,
 )
+from ..formats.strategy import BUSAN
 from ..models import ConductRecord, Draw, Event, Registration, Stage, StageEntry
 from .audit import Actor, record
 from .confirmation import Blocker, Preview, refuse
 from .errors import ServiceError
 from .locking import lock_event
-from .seating import draw_size, met_pairs, player_ids, seats_of, write_seating
+from .seating import draw_size, met_pairs, player_ids, swap_places, write_seating
 
 
 def busan_settings(event: Event) -> busan.BusanSettings:
-    games = event.stage_games
-    rules = [busan.StageRule(g, busan.PER_TABLE, 2) for g in games[:-1]]
-    rules.append(busan.StageRule(games[-1], busan.PER_STAGE, 4))  # R8.1: top 4 of round 3 go to the final
-    return busan.BusanSettings(stages=tuple(rules), final_games=event.final_games)
+    return BUSAN.settings(event.stage_games, event.final_games)  # R8.1: top 4 of round 3 go to the final
 
 
 def constraints_of(event: Event) -> Constraints:
@@ -81,16 +79,9 @@ def start_event(*, event: Event, actor: Actor) -> Stage:
         refuse(start_blockers(event))
         registrations = list(checked_in(event).values_list("id", flat=True))
         players = len(registrations)
-        if event.format == Event.Format.HONG_KONG:
-            stage = Stage.objects.create(
-                event=event, number=1, name="Round 1", games=event.rotation_games, advance=Stage.Advance.NONE
-            )
-        else:
-            first = busan.plan(players, busan_settings(event))[0]
-            stage = Stage.objects.create(
-                event=event, number=1, name=first.name, games=first.games,
-                advance=first.advance, advance_count=first.k,
-            )
+        first = format_of(event).first_stage(event, players)
+        stage = Stage.objects.create(event=event, number=1, name=first.name, games=first.games,
+                                     advance=first.advance, advance_count=first.k)
         StageEntry.objects.bulk_create([StageEntry(stage=stage, registration_id=r) for r in registrations])
         record(actor=actor, action="stage.created", target=stage, event=event,
                after={"number": stage.number, "players": players, "games": stage.games, "advance": stage.advance})
@@ -125,8 +116,7 @@ def draft_draw(*, stage: Stage, actor: Actor, seed: int | None = None) -> Draw:
         entrants = entrants_of(registrations)
         constraints = constraints_of(event)
         pairs = met_pairs(event)
-        by_number = event.first_seating == Event.FirstSeating.BY_NUMBER
-        if event.format == Event.Format.HONG_KONG and stage.number == 1 and by_number:
+        if format_of(event).seats_by_number(stage_number=stage.number, first_seating=event.first_seating):
             tables = hongkong.initial_tables(entrants, seat_seed=seed)
             violations, _unmet = evaluate(tables, entrants, pairs, constraints)
             method = Draw.Method.BY_NUMBER
@@ -154,30 +144,20 @@ def swap_seats(*, draw: Draw, first: int, second: int, actor: Actor) -> Draw:
             raise ServiceError(_("Only a draft can be changed; un-release the draw first."), code="not_draft")
         if first == second:
             raise ServiceError(_("Choose two different players to swap."), code="same")
-        seats = seats_of(draw, [first, second])
-        if len(seats) != 2:
-            raise ServiceError(_("Both players must be seated in this draw."), code="not_seated")
-        a, b = seats[first], seats[second]
         event = draw.stage.event
         tables = player_ids(draw)
+        if not {first, second} <= {player for table in tables for player in table}:
+            raise ServiceError(_("Both players must be seated in this draw."), code="not_seated")
         registrations = list(stage_players(draw.stage))
         result = swap_players(tables, first, second, entrants_of(registrations), met_pairs(event),
                               Constraints(**draw.constraints))
-        before = {"first": [a.table.number, a.position], "second": [b.table.number, b.position]}
-        # Positions are unique per table: park one seat at 0 while the other moves.
-        a_place, b_place = (a.table, a.position), (b.table, b.position)
-        a.position = 0
-        a.save(update_fields=["position"])
-        b.table, b.position = a_place
-        b.save(update_fields=["table", "position"])
-        a.table, a.position = b_place
-        a.save(update_fields=["table", "position"])
+        was_first, was_second = swap_places(draw, first, second)
         draw.violations = _violations_data(result.violations, result.tables)
         draw.swaps += 1
         draw.save(update_fields=["violations", "swaps"])
-        record(actor=actor, action="draw.swapped", target=draw, event=event, before=before,
-               after={"first": [a.table.number, a.position], "second": [b.table.number, b.position],
-                      "unmet": len(draw.violations)})
+        record(actor=actor, action="draw.swapped", target=draw, event=event,
+               before={"first": list(was_first), "second": list(was_second)},
+               after={"first": list(was_second), "second": list(was_first), "unmet": len(draw.violations)})
     return draw
 
 

@@ -10,7 +10,7 @@ from .locking import lock_event, lock_player
 def set_shown_masked(*, player: Player, masked: bool, actor: Actor) -> Player:
     """The player asks (from their personal page) to be shown masked on public pages even where their events
     show full names, or takes it back. Each of their events gets the record: it changes what that event's
-    public pages show, so it moves the event's public version (scoring/live.py) and no page cached with the
+    public pages show, so it moves the event's public version (public/version.py) and no page cached with the
     old name is served again."""
     with transaction.atomic():
         event_ids = sorted(set(Registration.objects.filter(player=player).values_list("event_id", flat=True)))

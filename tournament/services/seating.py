@@ -2,10 +2,11 @@
 
 Every "where does this player sit" and every "who is at this table" is answered here, and `write_seating` is
 the only code that creates Draw, DrawTable and Seat rows (a computer draw, Hong Kong movement, a playoff
-table, an imported event).
+table, an imported event), `swap_places` the only one that moves a seated player (a swap by hand).
 
 A Busan draw seats a stage's players once for all its games (R8.1); a Hong Kong stage seats every game anew,
-the later ones by movement (R8.2); so "the seating of game g" depends on the format: `game_draw` decides.
+the later ones by movement (R8.2); so "the seating of game g" depends on the format: `game_draw` asks it
+(`tournament.formats.format_of`).
 Readers take no lock; the services that change a seating lock the event first (`locking.lock_event`).
 """
 
@@ -16,6 +17,7 @@ from typing import TypeVar
 from django.db.models import Count, Exists, OuterRef, Q
 from django.utils import timezone
 
+from ..formats import format_of
 from ..models import Draw, DrawTable, Event, Registration, Seat, Stage
 from ..visibility import visibility
 
@@ -27,7 +29,7 @@ T = TypeVar("T")
 
 def plays_each_game_anew(event: Event) -> bool:
     """Hong Kong seats every game of a stage anew (R8.2); Busan keeps a stage's tables (R8.1)."""
-    return event.format == Event.Format.HONG_KONG
+    return format_of(event).each_game_anew
 
 
 def game_draw(stage: Stage, game: int) -> Draw | None:
@@ -35,15 +37,21 @@ def game_draw(stage: Stage, game: int) -> Draw | None:
     if not 1 <= game <= stage.games:
         return None
     released = stage.draws.filter(status=Draw.Status.RELEASED)
-    return released.filter(game=game if plays_each_game_anew(stage.event) else 1).first()
+    return released.filter(game=format_of(stage.event).draw_game(game)).first()
 
 
 def released_draws(stage: Stage) -> dict[int, Draw]:
     """The released seating of every game of `stage` that has one, in one query."""
     released = {draw.game: draw for draw in stage.draws.filter(status=Draw.Status.RELEASED)}
-    if plays_each_game_anew(stage.event):
-        return {game: released[game] for game in range(1, stage.games + 1) if game in released}
-    return {game: released[1] for game in range(1, stage.games + 1)} if 1 in released else {}
+    draw_game = format_of(stage.event).draw_game
+    return {game: released[draw_game(game)] for game in range(1, stage.games + 1) if draw_game(game) in released}
+
+
+def counted_draws(stage: Stage) -> list[Draw]:
+    """The stage's released draws (one per game in Hong Kong, one in all in Busan), each with `table_count`, its
+    number of tables; one query."""
+    return list(stage.draws.filter(status=Draw.Status.RELEASED).annotate(table_count=Count("tables"))
+                .order_by("game"))
 
 
 def working_draw(stage: Stage) -> Draw | None:
@@ -269,3 +277,22 @@ def write_seating(draw: Draw, tables: Sequence[Sequence[int]] | Mapping[int, Seq
         for position, player in enumerate(numbered[row.number], start=1)
     ])
     return draw
+
+
+def swap_places(draw: Draw, first: int, second: int) -> tuple[tuple[int, int], tuple[int, int]]:
+    """Two players seated in `draw` (registration ids) take each other's table and seat. Returns where `first`
+    and `second` sat before, as (table number, seat).
+
+    The caller holds the event lock, has checked that both sit in the draft `draw`, and writes the audit record."""
+    seated = {seat.registration_id: seat for seat in draw.seats.filter(
+        registration_id__in=[first, second]).select_related("table")}
+    a, b = seated[first], seated[second]
+    a_place, b_place = (a.table, a.position), (b.table, b.position)
+    # Positions are unique per table: park one seat at 0 while the other moves.
+    a.position = 0
+    a.save(update_fields=["position"])
+    b.table, b.position = a_place
+    b.save(update_fields=["table", "position"])
+    a.table, a.position = b_place
+    a.save(update_fields=["table", "position"])
+    return (a_place[0].number, a_place[1]), (b_place[0].number, b_place[1])

@@ -15,6 +15,7 @@ from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 from django.views.decorators.http import require_http_methods
 
+from ..formats import format_named
 from ..forms.festival import EventForm, FestivalForm, PresetForm
 from ..forms.timetable import SlotFormSet, initial_rows, row_labels
 from ..models import Event, Festival
@@ -95,8 +96,7 @@ def festival_edit(request, festival):
 def _event_page(request, festival, form, event=None):
     return render(request, "tournament/manage/event_form.html", {
         "festival": festival, "event": event, "form": form, "plan": form.plan(),
-        "locked": bool(form.locked), "busan": Event.Format.BUSAN, "hong_kong": Event.Format.HONG_KONG,
-        "format": form.current("format"),
+        "locked": bool(form.locked), "format": format_named(form.current("format")),
     })
 
 

@@ -341,13 +341,8 @@ MANAGERS = frozenset({"objects", "_default_manager", "_base_manager"})
 # Read-side files that query seats and tables themselves outside public/ (which may), file -> what: none since
 # the public pages moved into public/.
 SEATING_READ_SIDE_FOR_NOW: dict[str, str] = {}
-# Write-side files another change (the format strategy) is rewriting now, file -> what: their table counts and
-# numbers move into seating.py (`table_counts` serves the last two) once it has landed, not under it.
-SEATING_QUERIES_NOT_MOVED_YET = {
-    "scoring/services/progress.py": "missing_sheets: the table numbers of each released draw of a stage",
-    "scoring/views/staff.py": "game_progress: the number of tables of each released draw of a stage",
-    "scoring/results/event.py": "the number of tables of each released draw of several events",
-}
+# Write-side files whose seat or table queries have not moved into seating.py yet, file -> what: none left.
+SEATING_QUERIES_NOT_MOVED_YET: dict[str, str] = {}
 
 
 def seating_queries(source: str | ast.AST, *, module: str, is_package: bool) -> list[str]:

@@ -16,14 +16,13 @@ from tournament.formats import format_of
 from tournament.formats.ranking import AVERAGE, PRIZE_PLACES, TOTAL
 from tournament.models import (
     ConductRecord,
-    Draw,
-    DrawTable,
     Event,
     Lot,
     Registration,
     Stage,
     StageEntry,
 )
+from tournament.services import seating
 from tournament.services.errors import ServiceError
 
 from ..models import ScoreSheet, SheetSeat
@@ -144,9 +143,7 @@ def _load(event_ids: list[int], *, conduct: bool) -> _Loaded:
                 .annotate(wins=Count("id", filter=Q(win=True)), total=Sum("score"), games=Count("id"))):
         data.stats[(row["registration_id"], row["sheet__stage_id"])] = (
             row["wins"], Decimal(row["total"] or 0), row["games"])
-    for row in (DrawTable.objects.filter(draw__stage__event_id__in=event_ids, draw__status=Draw.Status.RELEASED)
-                .values("draw__stage_id", "draw__game").order_by().annotate(n=Count("id"))):
-        data.tables[(row["draw__stage_id"], row["draw__game"])] = row["n"]
+    data.tables.update(seating.table_counts(events=event_ids))
     for row in (ScoreSheet.objects.filter(stage__event_id__in=event_ids, status=ScoreSheet.Status.CONFIRMED)
                 .values("stage_id", "game").order_by().annotate(n=Count("id"))):
         data.confirmed[(row["stage_id"], row["game"])] = row["n"]

@@ -20,13 +20,13 @@ from django.utils.translation import ngettext
 from tournament.formats import EventFormat, busan, format_of, hongkong
 from tournament.formats.draw import ALGORITHM_VERSION, draw_seat_orders, new_seed
 from tournament.formats.ranking import SeatResult, draw_lot
-from tournament.models import ConductRecord, Draw, DrawTable, Event, Lot, Registration, Stage, StageEntry
+from tournament.models import ConductRecord, Draw, Event, Lot, Registration, Stage, StageEntry
 from tournament.services.audit import Actor, record
 from tournament.services.confirmation import Blocker, Group, Preview
 from tournament.services.draws import busan_settings
 from tournament.services.errors import ServiceError
 from tournament.services.locking import lock_event
-from tournament.services.seating import counted_draws, game_draw, player_ids, write_seating
+from tournament.services.seating import counted_draws, game_draw, player_ids, table_numbers_of, write_seating
 
 from ..models import ScoreSheet, SheetSeat
 
@@ -252,10 +252,7 @@ def missing_sheets(stage: Stage) -> list[Blocker]:
     waiting = [g for g in state.per_game if not g.complete]
     if not waiting:
         return []
-    numbers: dict[int, list[int]] = {}
-    for draw_id, number in (DrawTable.objects.filter(draw__in={g.draw.pk for g in waiting if g.draw})
-                            .order_by("number").values_list("draw", "number")):
-        numbers.setdefault(draw_id, []).append(number)
+    numbers = table_numbers_of({g.draw.pk for g in waiting if g.draw})
     confirmed = set(ScoreSheet.objects.filter(stage=stage, status=ScoreSheet.Status.CONFIRMED,
                                               game__in=[g.game for g in waiting])
                     .values_list("game", "table_number"))

@@ -135,6 +135,14 @@ def table_counts(*, stages: Iterable[int] = (), events: Iterable[int] = ()) -> d
             rows.values_list("draw__stage", "draw__game").annotate(n=Count("id")).order_by()}
 
 
+def table_numbers_of(draws: Iterable[int]) -> dict[int, list[int]]:
+    """Each draw's table numbers in order, by draw id; one query."""
+    numbers: dict[int, list[int]] = {}
+    for draw, number in DrawTable.objects.filter(draw__in=list(draws)).order_by("number").values_list("draw", "number"):
+        numbers.setdefault(draw, []).append(number)
+    return numbers
+
+
 def draw_size(draw: Draw) -> tuple[int, int]:
     """(tables, players) of a draw, a draft too; two queries."""
     return DrawTable.objects.filter(draw=draw).count(), Seat.objects.filter(draw=draw).count()

@@ -15,7 +15,7 @@ import threading
 from collections import OrderedDict
 from dataclasses import dataclass, field
 
-from scoring.results.event import Results, results_for_events
+from scoring.results.event import Results, results_final, results_for_events
 from scoring.results.event import Row as ResultRow
 from scoring.standings import Standings, criteria_for, event_standings, running_ranks
 from tournament.formats.ranking import SeatResult
@@ -52,6 +52,8 @@ class Snapshot:
     def final_places(self) -> dict[int, ResultRow]:
         """Registration id → their row of the final places, once the results are final; else empty. What
         every public answer says first about a finished event."""
+        if not self.derived("final", lambda: results_final(self.event)):
+            return {}
         results = self.event_results()
         return {row.registration.pk: row for row in results.rows} if results.final else {}
 

@@ -18,8 +18,9 @@ def _standings_context(request, festival, event, stage, every_game):
     event = event_of(request, festival, event)
     shown = visibility(event)
     stage_obj = stage_of(event, stage) if stage is not None else None
-    results = event_snapshot(event).event_results() if shown.results else None
-    final = results is not None and results.final
+    places = event_snapshot(event).final_places() if shown.results else {}
+    final = bool(places)
+    results = event_snapshot(event).event_results() if final else None
     context = {"festival": event.festival, "event": event, "stage": stage_obj, "every_game": every_game,
                "final": final, "stages": list(event.stages.all()), "published": shown.standings}
     if final and stage_obj is None and not every_game:

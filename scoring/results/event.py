@@ -26,7 +26,7 @@ from tournament.services import seating
 from tournament.services.errors import ServiceError
 
 from ..models import ScoreSheet, SheetSeat
-from ..services.progress import progress_of
+from ..services.progress import progress_of, stage_progress
 from .placing import (
     LOT,
     PLAYOFF,
@@ -234,6 +234,13 @@ def event_results(event: Event) -> Results:
     """Final (or provisional) places and ranking points of one event, in a constant number of queries."""
     data = _load([event.id], conduct=True)
     return _build(event, data)
+
+
+def results_final(event: Event) -> bool:
+    """`event_results(event).final` for what it costs to know only that (3 queries, not the whole results): the
+    deciding stage (Busan final / Hong Kong stage) has every game confirmed."""
+    deciding = format_of(event).deciding_stage(list(event.stages.all()))
+    return deciding is not None and stage_progress(deciding).complete
 
 
 def results_for_events(events: Sequence[Event], *, conduct: bool = False) -> dict[int, Results]:

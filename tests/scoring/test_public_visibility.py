@@ -28,7 +28,8 @@ def switch(event, draw, standings, scores):
 def urls(event, number: int) -> dict[str, str]:
     kwargs = {"festival": event.festival.slug, "event": event.slug}
     page = {name: reverse(name, kwargs=kwargs) for name in (
-        "event", "public-draw", "public-seat", "public-standings", "public-standings-live", "public-hall",
+        "event", "public-draw", "public-seat", "public-standings", "public-standings-live", "public-standings-all",
+        "public-standings-all-live", "public-hall",
         "public-hall-live", "public-find-player", "results", "results-print", "api-event", "api-standings",
         "api-draw")}
     page.update({
@@ -88,8 +89,13 @@ def check_pages(client, event, winner, mate, draw: bool, standings: bool, scores
         shows(page, "Rank in the event after this game", standings)
         shows(page, "Wins</dt>", standings)
     shows("event", url["public-seat"].split("?")[0], draw)
-    # the standings: who is ahead; each game's score only with the scores
-    for page in ("public-standings", "public-standings-live", "public-standings-stage",
+    # the standings: who is ahead; each game's score only with the scores. The event is finished: its
+    # standings page leads with the final places, every game's table one tap away.
+    for page in ("public-standings", "public-standings-live"):
+        shows(page, name, standings)
+        shows(page, "Final places", standings)
+        shows(page, url["public-standings-all"], standings)
+    for page in ("public-standings-all", "public-standings-all-live", "public-standings-stage",
                  "public-standings-stage-live"):
         shows(page, name, standings)
         shows(page, "★", standings and scores)
@@ -144,13 +150,15 @@ def test_staff_print_the_certificates_while_the_results_are_not_public(client, f
 
 
 # Bounds of the pages with every switch on (tests/scoring/test_public_pages.py, test_api.py, test_results.py,
-# tests/tournament/test_draws.py): a switch turned off never costs more.
+# tests/tournament/test_draws.py): a switch turned off never costs more. The whole-event standings, the API and a
+# player's page also ask whether the results are final (3 queries; the places themselves only once they are).
 BOUNDS = {
-    "event": 9, "public-draw": 6, "public-seat": 7, "public-table": 6, "public-standings": 16,
-    "public-standings-live": 16, "public-standings-stage": 18, "public-standings-stage-live": 18,
+    "event": 9, "public-draw": 6, "public-seat": 7, "public-table": 6, "public-standings": 19,
+    "public-standings-live": 19, "public-standings-all": 19, "public-standings-all-live": 19,
+    "public-standings-stage": 18, "public-standings-stage-live": 18,
     "public-player": 10, "public-player-live": 10, "public-hall": 18, "public-hall-live": 18,
     "public-find-player": 3, "results": 10, "results-print": 10, "season": 10, "api-event": 10,
-    "api-standings": 10, "api-draw": 10, "api-player": 10,
+    "api-standings": 16, "api-draw": 10, "api-player": 16,
 }
 
 

@@ -18,7 +18,8 @@ REVALIDATE = "no-cache, private"
 SHARED = "no-cache"  # the polled fragments as an anonymous phone gets them: the same for every such phone
 NEVER_CACHE = "max-age=0, no-cache, no-store, must-revalidate, private"
 PUBLIC = {
-    "public-standings": REVALIDATE, "public-standings-live": SHARED, "public-hall": REVALIDATE,
+    "public-standings": REVALIDATE, "public-standings-live": SHARED, "public-standings-all": REVALIDATE,
+    "public-standings-all-live": SHARED, "public-hall": REVALIDATE,
     "public-hall-live": SHARED, "round-clock": REVALIDATE, "api-event": "no-cache", "api-standings": "no-cache",
     "api-draw": "no-cache", "player-page": NEVER_CACHE, "service-worker": "no-cache",
     "player-erase": NEVER_CACHE, "player-data": NEVER_CACHE,

@@ -159,7 +159,8 @@ ENDPOINTS = [replace(e, idempotent=e.name in ONCE_ENOUGH) for e in ENDPOINTS]
 
 # Pages that show something and do not refuse a POST: whatever is posted, nothing may change.
 SHOWING = ["home", "festival", "event", "public-draw", "public-seat", "public-table", "public-standings",
-           "public-standings-live", "public-standings-stage", "public-standings-stage-live", "public-find-player",
+           "public-standings-live", "public-standings-all", "public-standings-all-live", "public-standings-stage",
+           "public-standings-stage-live", "public-find-player",
            "public-player", "public-player-live", "public-hall", "public-hall-live", "player-page", "manage-draws",
            "draw-print", "draw-cards"]
 ENDPOINTS += [E(name, {"q": "name", "next": "next"}, NOBODY) for name in SHOWING]

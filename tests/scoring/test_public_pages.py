@@ -17,7 +17,7 @@ from scoring.services import progress
 from scoring.services.sheets import confirm_sheet, correct_sheet, submit_sheet
 from tests.factories import make_event, make_player, make_registration, released_stage
 from tests.scoring.helpers import chief_of, confirm, entry_for, hong_kong, key, play_game, seated, text
-from tournament.models import ConductRecord, Event, Stage
+from tournament.models import ConductRecord, Event, Registration, Stage
 from tournament.services import draws, seating
 from tournament.services.audit import Actor
 from tournament.services.checkin import assign_numbers
@@ -34,8 +34,8 @@ GOLDEN = {"루미": (24, -6, -32, 49), "큐브": (-5, -11, -13, -14), "퍼니": 
 def urls(event, **extra):
     kwargs = {"festival": event.festival.slug, "event": event.slug}
     return {name: reverse(name, kwargs={**kwargs, **extra.get(name, {})}) for name in (
-        "public-standings", "public-standings-live", "public-hall", "public-hall-live", "event",
-        "public-find-player")}
+        "public-standings", "public-standings-live", "public-standings-all", "public-hall", "public-hall-live",
+        "event", "public-find-player")}
 
 
 def golden_stage() -> Stage:
@@ -76,7 +76,11 @@ def test_golden_table_through_real_sheets_wins_totals_and_ranks_r6(client):
     assert [rows[n].line.wins for n in names] == [2, 0, 1, 1]
     assert [rows[n].points for n in names] == ["+35", f"{MINUS}43", f"{MINUS}12", "+20"]
     assert [rows[n].line.rank for n in names] == [1, 4, 3, 2]
+    # The final is complete: the standings page leads with the final places, every game one tap away.
     page = text(client.get(urls(stage.event)["public-standings"]))
+    assert "Final places" in page and urls(stage.event)["public-standings-all"] in page
+    assert page.index("루미") < page.index("알토") < page.index("퍼니") < page.index("큐브")
+    page = text(client.get(urls(stage.event)["public-standings-all"]))
     assert page.index("루미") < page.index("알토") < page.index("퍼니") < page.index("큐브")
     assert "+35" in page and f"{MINUS}43" in page and "+49" in page  # total and a game's score
     assert "Ranked by wins, then total points." in page
@@ -97,7 +101,7 @@ def test_players_still_tied_share_a_rank_r7(client):
     play_game(stage, 1, chief_of(stage.event), random.Random(1), tie=True)  # three losers on −5
     board = build_board(stage.event)
     assert [row.rank for row in board.rows] == ["1", "2=", "2=", "2="]
-    assert text(client.get(urls(stage.event)["public-standings"])).count(">2=<") == 3
+    assert text(client.get(urls(stage.event)["public-standings-all"])).count(">2=<") == 3
 
 
 def test_hong_kong_ranks_and_shows_average_points_r8_2(client):
@@ -229,7 +233,12 @@ def test_the_whole_busan_event_shows_who_is_out_who_plays_the_final_and_the_fina
     assert marks(board_of(event, final)) == places
     # The whole event ranks by every round's wins, but the final alone decides the places (R8.1).
     assert {p: m for p, m in marks(board_of(event)).items() if p in advancing} == places
-    assert "place 1" in text(client.get(urls(event)["public-standings"]))
+    assert "place 1" in text(client.get(urls(event)["public-standings-all"]))
+    # The standings page itself leads with those places, the final's winner first (R8.1).
+    page = text(client.get(urls(event)["public-standings"]))
+    assert "Final places" in page
+    first, second = (Registration.objects.get(pk=pk).player.name for pk in seated(final)[:2])
+    assert page.index(first) < page.index(second)
 
 
 def test_hong_kong_rows_show_the_prize_places_while_played_then_the_places_r8_2(client):
@@ -244,7 +253,7 @@ def test_hong_kong_rows_show_the_prize_places_while_played_then_the_places_r8_2(
     assert [row.rank for row in board.rows][:4] == ["1", "2", "3", "4"] and board.rows[4].line.rank == 5
     assert [(row.mark, row.status) for row in board.rows] == [
         ("placed", "place 1"), ("placed", "place 2"), ("placed", "place 3"), ("placed", "place 4")] + [("", "")] * 4
-    page = text(client.get(urls(event)["public-standings"], HTTP_ACCEPT_LANGUAGE="zh-hant"))
+    page = text(client.get(urls(event)["public-standings-all"], HTTP_ACCEPT_LANGUAGE="zh-hant"))
     assert page.count('class="badge text-bg-primary"') == 4
 
 
@@ -478,9 +487,11 @@ def test_public_pages_use_a_constant_number_of_queries(client, django_assert_max
     play_game(stage, 1, chief_of(stage.event), random.Random(players))
     kwargs = {"festival": stage.event.festival.slug, "event": stage.event.slug}
     bounds = {
-        # The whole event also says who goes on from the round being played (the stage page's advancement).
-        reverse("public-standings", kwargs=kwargs): 16,
-        reverse("public-standings-live", kwargs=kwargs): 16,
+        # The whole event also says who goes on from the round being played (the stage page's advancement),
+        # and asks whether the results are final (3 queries: the final places lead once they are).
+        reverse("public-standings", kwargs=kwargs): 19,
+        reverse("public-standings-live", kwargs=kwargs): 19,
+        reverse("public-standings-all", kwargs=kwargs): 19,
         reverse("public-standings-stage", kwargs={**kwargs, "stage": 1}): 18,
         reverse("public-player", kwargs={**kwargs, "number": 1}): 10,
         reverse("public-player-live", kwargs={**kwargs, "number": players}): 10,
@@ -495,7 +506,7 @@ def test_public_pages_use_a_constant_number_of_queries(client, django_assert_max
         assert response.status_code == 200, url
     cache.clear()  # rendered, not the page stored for every phone (which carries no template context)
     rendered.forget()  # nor the worker's copy of it
-    rows = client.get(reverse("public-standings", kwargs=kwargs)).context["board"].rows
+    rows = client.get(reverse("public-standings-all", kwargs=kwargs)).context["board"].rows
     assert len(rows) == players
 
 

@@ -52,7 +52,7 @@ def test_every_string_in_the_source_is_in_the_catalogues(tmp_path):
     """Extract the strings from a copy of the source and check the copy's catalogues have no gaps."""
     for name in ("manage.py",):
         shutil.copy(ROOT / name, tmp_path / name)
-    for folder in ("config", "tournament", "scoring", "rules", "templates", "locale"):
+    for folder in ("config", "tournament", "scoring", "public", "rules", "templates", "locale"):
         if (ROOT / folder).exists():
             shutil.copytree(ROOT / folder, tmp_path / folder, ignore=shutil.ignore_patterns("__pycache__"))
     command = [sys.executable, "manage.py", "makemessages", "--no-location", "-l", "ko", "-l", "zh_Hant"]

@@ -7,6 +7,7 @@ over all of them) stays one tap away (`every_game`), and says what it is."""
 
 from django.shortcuts import render
 
+from tournament.formats import format_of
 from tournament.visibility import visibility
 
 from ..board import build_board
@@ -24,7 +25,7 @@ def _standings_context(request, festival, event, stage, every_game):
     context = {"festival": event.festival, "event": event, "stage": stage_obj, "every_game": every_game,
                "final": final, "stages": list(event.stages.all()), "published": shown.standings}
     if final and stage_obj is None and not every_game:
-        context.update(results=results, show_stage=True)
+        context.update(results=results, show_stage=format_of(event).eliminates, link_players=True)
     elif shown.standings:
         context["board"] = build_board(event, stage_obj)
     return context

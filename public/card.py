@@ -60,7 +60,7 @@ class NextGame:
     moved: str = ""  # "up" or "stays"; "lot" while a lot decides (R7)
     wraps: bool = False  # moved up from the last table to table 1
     #: Hong Kong: the player's game is confirmed and the next one not seated yet (`seat` is 0, `seats` empty):
-    #: where they go (tournament/moves.py)
+    #: where they go (public/moves.py)
     move: Move | None = None
 
     @property

@@ -38,7 +38,7 @@ class Snapshot:
 
     def derived(self, name: str, build):
         """What `build()` derives from this snapshot, built once per version and shared by every reader (the
-        running ranks; scoring/player_card.py's book of every player)."""
+        running ranks; public/card.py's book of every player)."""
         with self._lock:
             if name not in self._derived:
                 self._derived[name] = build()

@@ -1,7 +1,7 @@
-"""The fast road of an anonymous poll: the live public pages straight to their view (tournament/middleware.py
+"""The fast road of an anonymous poll: the live public pages straight to their view (public/lane.py
 PublicViewMiddleware), an unchanged fragment's 304 before the rest of the stack (NotModifiedMiddleware), the
 event row and its version in one read of the shared cache
-(tournament/public_cache.py), rendered pages kept in the worker too (scoring/rendered.py).
+(public/cache.py), rendered pages kept in the worker too (public/rendered.py).
 None of it may change what anyone gets: the same headers as the whole stack, the whole stack for anyone
 with a session, a change shown at once."""
 

@@ -1,6 +1,6 @@
-"""The public lane (tournament/middleware.py): anonymous polls of the public pages skip the session, sign-in
+"""The public lane (public/lane.py): anonymous polls of the public pages skip the session, sign-in
 and messages middleware; everyone else — a signed-in organiser, a form, a staff page — keeps the whole stack.
-And the shared cache of the event row and version (tournament/public_cache.py) is dropped on a change."""
+And the shared cache of the event row and version (public/cache.py) is dropped on a change."""
 
 import pytest
 from django.conf import settings

@@ -4,7 +4,7 @@ from django.urls import reverse
 
 from .views.offline import offline_version
 
-# Where a page stored for many visitors (scoring/views/public.py) holds the CSRF token; each answer puts the
+# Where a page stored for many visitors (public/live.py) holds the CSRF token; each answer puts the
 # visitor's own token there. Letters and digits only, as a real token, so escaping leaves it unchanged.
 CSRF_PLACEHOLDER = "csrfPlaceholder0sharedPage0notAToken"
 

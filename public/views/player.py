@@ -15,7 +15,7 @@ MAX_SEARCH = 20
 
 
 def _card(request, festival, event, number):
-    """The player's book and card (scoring/player_card.py), once per request; 404 when no such player."""
+    """The player's book and card (public/card.py), once per request; 404 when no such player."""
     found = getattr(request, "_public_card", None)
     if found is None:
         if not 1 <= number <= MAX_NUMBER:

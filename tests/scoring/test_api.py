@@ -8,7 +8,7 @@ from scoring.services import conduct
 from scoring.simulation import simulate
 from tests.factories import make_event, released_stage
 from tests.scoring.helpers import chief_of
-from tournament.models import ConductRecord, Event, Registration
+from tournament.models import ConductRecord, Registration
 
 pytestmark = pytest.mark.django_db
 

@@ -1,4 +1,4 @@
-"""A player's live fragment is keyed by what it shows (scoring/player_card.py), not by the event's version:
+"""A player's live fragment is keyed by what it shows (public/card.py), not by the event's version:
 equal ETags must mean equal pages, and a confirmation that leaves a player's page alone leaves its ETag alone."""
 
 import random

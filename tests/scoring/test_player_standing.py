@@ -1,6 +1,6 @@
 """The personal page and "Where do I sit?" during play: number, seat, standing; and a player who is out is told
 so with their place (R8.1: eliminated players are placed by the stage they reached). Scoring provides the
-standing through tournament/standing.py: tournament never imports scoring."""
+standing through public/standing.py (the public app reads scoring)."""
 
 import random
 

@@ -1,6 +1,6 @@
 """Changing how names are shown: the organiser's switches in the event form and a player's own request from
 their personal page — both audited, and both served at once by the public pages, whose full pages and
-fragments are cached per public version (scoring/views/public.py, tournament/public_cache.py)."""
+fragments are cached per public version (public/live.py, public/cache.py)."""
 
 import json
 import random

@@ -360,7 +360,7 @@ def test_a_correction_and_a_settings_change_also_change_the_etag(client):
     corrected = client.get(url, HTTP_IF_NONE_MATCH=etag)
     assert corrected.status_code == 200
     # Saved as the event's settings form saves it (services.festivals.update_event): the cached event row
-    # is dropped with the save (tournament/public_cache.py).
+    # is dropped with the save (public/cache.py).
     event = Event.objects.get(pk=stage.event.pk)
     event.public_scores = False
     event.save(update_fields=["public_scores"])

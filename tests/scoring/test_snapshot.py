@@ -1,4 +1,4 @@
-"""The per-version standings snapshot the public player pages share (scoring/snapshot.py; the load test found the need)."""
+"""The per-version standings snapshot the public player pages share (public/snapshot.py; the load test found the need)."""
 
 import random
 

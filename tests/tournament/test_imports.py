@@ -575,14 +575,19 @@ def test_a_small_workbook_that_unpacks_to_a_huge_sheet_is_refused_before_it_is_r
     # The first upload of a process loads templates and catalogues; that memory is not the file's doing.
     assert "no registrations" in form_errors(upload(organiser_client, festival, _shared_string_xlsx("x", rows=0),
                                                     "empty.xlsx"))
-    with counted_reading() as work:
-        response = upload(organiser_client, festival, content, "bomb.xlsx")
+    works = []
+
+    def bomb():
+        with counted_reading() as work:
+            works.append(work)
+            return upload(organiser_client, festival, content, "bomb.xlsx")
+
+    response, resident, traced = measured(bomb)
     assert response.status_code == 200 and message in form_errors(response)
-    # Reading stops at the first bound passed, whatever the file claims to hold.
-    assert work.rows <= rows_read, work
-    assert work.cells <= limits.MAX_CELLS and work.chars <= limits.MAX_CHARS + limits.MAX_CELL_CHARS, work
-    response, resident, traced = measured(lambda: upload(organiser_client, festival, content, "bomb.xlsx"))
-    assert response.status_code == 200 and message in form_errors(response)
+    # Reading stops at the first bound passed, whatever the file claims to hold (both runs of `measured`).
+    for work in works:
+        assert work.rows <= rows_read, work
+        assert work.cells <= limits.MAX_CELLS and work.chars <= limits.MAX_CHARS + limits.MAX_CELL_CHARS, work
     assert resident < 200 * MB and traced < 200 * MB, (resident / MB, traced / MB)
     assert not organiser_client.session.get("pending_imports") and not PendingImport.objects.exists()
 

@@ -154,6 +154,7 @@ CHECKS = [
 ]
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("hour", HOURS, ids=lambda t: t.strftime("%H%M"))
 def test_every_role_has_something_to_do_now(hour, monkeypatch):
     now = load_demo_at(hour, monkeypatch)

@@ -656,6 +656,7 @@ def test_an_uploaded_workbook_with_xml_declarations_gets_a_clear_message_and_not
     assert Registration.objects.count() == 0 and Player.objects.count() == 0
 
 
+@pytest.mark.slow
 def test_the_preview_waits_on_the_server_and_the_session_holds_only_its_key(organiser_client, festival, events):
     rows = [row(name=f"선수 {i}", contact=f"p{i}@example.org", affiliation="부산중학교" * 5) for i in range(500)]
     url, page = preview(organiser_client, festival, csv_bytes(rows))

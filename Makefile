@@ -4,7 +4,7 @@ VENV := .venv
 PY := $(VENV)/bin/python
 STAMP := $(VENV)/.installed-$(shell cat pyproject.toml | cksum | cut -d' ' -f1)
 
-.PHONY: run test setup migrate demo bench bench-http loadtest lint messages backup restore check-deploy
+.PHONY: run test test-fast setup migrate demo bench bench-http loadtest lint messages backup restore check-deploy
 
 $(STAMP): pyproject.toml
 	test -x $(PY) || $(PYTHON) -m venv $(VENV)
@@ -28,6 +28,10 @@ run: demo
 # DATABASE_URL=postgres://… make test runs the same suite on PostgreSQL.
 test: setup
 	$(PY) -m pytest -n auto $(PYTEST_ARGS)
+
+# While working: the suite without the slow tests and those that start a server or a browser (CI runs `make test`).
+test-fast: setup
+	$(PY) -m pytest -n auto -m "not slow and not server" $(PYTEST_ARGS)
 
 bench: setup
 	$(PY) -m bench.meld $(BENCH_ARGS)

@@ -1,5 +1,26 @@
+from pathlib import Path
+
 import pytest
 from django.db import connection
+
+E2E = Path(__file__).parent / "e2e"
+# Fixtures that start a server: a test asking for one (directly or through another fixture) is a server test.
+SERVER_FIXTURES = {"live_server"}
+
+
+def pytest_collection_modifyitems(config, items):
+    """Marks `server` every test that starts a server: the browser tests (tests/e2e) and every test on
+    pytest-django's live server (the nginx micro-cache's too). Modules that start gunicorn or an SMTP server in
+    their own code carry the marker themselves. `make test-fast` leaves these out.
+
+    Marks `postgres` every test that asks for `on_postgres`, so `-m postgres` selects all the tests that only
+    PostgreSQL runs, marked by hand or not."""
+    for item in items:
+        fixtures = getattr(item, "fixturenames", ())
+        if E2E in Path(item.path).parents or SERVER_FIXTURES.intersection(fixtures):
+            item.add_marker(pytest.mark.server)
+        if "on_postgres" in fixtures:
+            item.add_marker(pytest.mark.postgres)
 
 
 @pytest.fixture

@@ -23,7 +23,7 @@ from tests.factories import released_stage
 from tests.served import production_server, served_database_url
 from tournament.services.audit import Actor
 
-pytestmark = pytest.mark.postgres
+pytestmark = [pytest.mark.postgres, pytest.mark.server]  # server: a gunicorn process
 APP = "rummikub-served"  # the server's connections' application_name, so the test finds exactly them
 
 

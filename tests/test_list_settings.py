@@ -152,6 +152,7 @@ def test_languages_convert_keeping_the_codes_the_site_offers(text, codes):
     assert data_migration.languages(text) == codes
 
 
+@pytest.mark.slow
 @pytest.mark.django_db(transaction=True)
 def test_the_migrations_copy_old_rows_to_lists_and_back():
     before, after = [("tournament", "0007_typed_settings")], [("tournament", "0009_drop_text_settings")]

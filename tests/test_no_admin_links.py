@@ -49,6 +49,7 @@ def crawl(client, start: str) -> tuple[dict[str, set[str]], int]:
     return admin_links, len(seen)
 
 
+@pytest.mark.slow
 @pytest.mark.django_db
 def test_no_page_any_role_can_reach_links_into_the_admin(client):
     event = simulate("busan", 16, seed=3)

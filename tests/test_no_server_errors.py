@@ -50,6 +50,7 @@ def world():
     }
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("who", ["anonymous", "organiser"])
 @pytest.mark.parametrize("values", ["real", "nonsense"])
 def test_every_route_answers_without_a_server_error(client, world, who, values):

@@ -20,6 +20,7 @@ def level() -> int:
     return nginx_gzip_level()
 
 
+@pytest.mark.slow
 def test_standings_of_128_players_weigh_under_100_kb_on_a_first_visit(client, level):
     event = simulate("busan", PLAYERS, seed=7)  # rounds 1–3 and the final: every game column filled
     # The finished event leads with its final places; the heaviest page is the table of every game.

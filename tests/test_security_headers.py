@@ -267,6 +267,7 @@ STAFF_PAGES = {
 }
 
 
+@pytest.mark.slow
 def test_no_page_of_an_event_day_holds_anything_the_policy_blocks(client, event_day):
     public_seeds = ["/", "/season/", *event_day["outside_links"]]
     problems, public_names = crawl(client, public_seeds)

@@ -4,7 +4,11 @@ storage cannot name a single stylesheet). The app says so before it serves anyth
 
 import json
 
+import pytest
+
 from tests.test_security_headers import run_in_production
+
+pytestmark = pytest.mark.slow  # each test starts Python with the production settings
 
 CHECK = "from django.core.management import execute_from_command_line; execute_from_command_line(['manage.py', 'check'])"
 START = "import config.wsgi"

@@ -18,7 +18,7 @@ from django.db import connection
 from loadtest.prepare import build
 from loadtest.two_servers import PLAYERS, log_problems, run_servers
 
-pytestmark = pytest.mark.postgres
+pytestmark = [pytest.mark.postgres, pytest.mark.server]  # server: two gunicorn processes
 REDIS_URL = os.environ.get("TWO_SERVERS_REDIS_URL", "redis://127.0.0.1:6379/14")
 
 

@@ -155,6 +155,8 @@ def touched_events(changed: dict, festival) -> list:
     return list(festival.events.filter(pk__in=ids)) or list(festival.events.order_by("pk")[:1])
 
 
+# Slow as a whole (about 100 CPU-seconds over the table): which endpoints take over 2 s varies with the examples.
+@pytest.mark.slow
 @pytest.mark.parametrize("endpoint", ENDPOINTS, ids=lambda e: e.name)
 def test_hostile_posts_never_break_anything(world, endpoint):
     sweeps, outcomes = [0], Counter()
@@ -176,6 +178,7 @@ def test_hostile_posts_never_break_anything(world, endpoint):
     print(f"\n{endpoint.name}: {dict(sorted(outcomes.items()))}, {sweeps[0]} sweep(s)")  # pytest -s shows it
 
 
+@pytest.mark.slow
 def test_every_url_that_takes_a_post_is_in_the_fuzz_table(world):
     accepting = posting_routes(world, world.user(SUPERUSER))
     missing = sorted(accepting - set(BY_NAME))

@@ -77,6 +77,7 @@ def check_download(response, where: str) -> None:
                     assert cell.data_type != "f", f"{where}: a formula cell {cell.coordinate} {cell.value!r}"
 
 
+@pytest.mark.slow
 def test_hostile_text_everywhere_is_shown_escaped_on_every_page(world):
     planted = plant_hostile_text()
     assert "player-name" in planted and "conductrecord-note" in planted and "auditentry-reason" in planted

@@ -168,6 +168,7 @@ def test_r3_equals_exhaustive_search_on_small_racks(rack):
     assert can_open(rack) == (meld.value >= 30)
 
 
+@pytest.mark.slow
 @FAST
 @given(racks(9, colours=2, numbers=6))
 def test_r3_equals_exhaustive_search_runs_heavy(rack):
@@ -189,6 +190,7 @@ def test_r3_sets_valid_and_adding_a_tile_never_lowers_the_meld(rnd, size):
 
 
 # --- the solver's shortcuts, made to run on racks small enough to check exhaustively ------------------
+@pytest.mark.slow
 @FAST
 @given(racks(9, colours=4, numbers=3))
 def test_r3_dense_windows_with_jokers_equal_exhaustive_search(rack):

@@ -627,6 +627,7 @@ def test_stage_page_query_count_with_2_tables(client, django_assert_max_num_quer
     stage_page_queries(client, django_assert_max_num_queries, 8)
 
 
+@pytest.mark.slow
 def test_stage_page_query_count_with_32_tables_is_the_same(client, django_assert_max_num_queries):
     stage_page_queries(client, django_assert_max_num_queries, 128)
 

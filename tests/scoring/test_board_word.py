@@ -184,6 +184,7 @@ def test_only_a_confirmed_word_sheet_can_be_corrected(client, stage, chief):
     assert ScoreSheet.objects.filter(stage=stage).count() == 1
 
 
+@pytest.mark.slow
 def test_hostile_input_to_the_word_correction_changes_nothing_and_never_errors(client, stage, confirmed, chief):
     client.force_login(chief)
     target = url("board-correct", stage, confirmed)

@@ -332,6 +332,7 @@ def test_the_conduct_page_reads_a_constant_number_of_queries(client, players, dj
     assert response.content.count(b"data-decision-needed") == players // 2
 
 
+@pytest.mark.slow
 @pytest.mark.django_db(transaction=True)
 def test_the_migration_turns_logged_decisions_into_keeps_playing_records():
     """Databases from before kept the decision only in the audit log: each logged decision gets its record."""

@@ -1,18 +1,30 @@
 """The demo tells the truth at any hour: `load_demo` then `load_demo_results` (as `make run` does), at three
-times of day with the clock fixed, leave every role something to do right now."""
+times of day with the clock fixed, leave every role something to do right now.
+
+The hour decides the demo's state (its events are laid out around it, across midnight at night), so each hour
+loads the demo once and every check below reads that load, each inside a savepoint rolled back after it: the
+checks that register or check someone in leave the next one the demo as loaded. One load per hour rather than
+one per check and hour: loading is nearly all of the time, and the checks cannot tell the difference."""
 
 import datetime as dt
 import io
+import traceback
 import zoneinfo
 
 import pytest
 from django.contrib.auth.models import User
+from django.core.cache import cache
 from django.core.management import call_command
+from django.db import transaction
+from django.test import Client
 from django.urls import reverse
+from django.utils import translation
 
+from scoring import rendered
 from scoring.models import RefereeAssignment, ScoreSheet
 from scoring.my_work import my_work
 from scoring.results.event import event_results
+from scoring.snapshot import forget_snapshots
 from tests.clock import fixed_clock
 from tournament.models import Event, Registration
 from tournament.services import ServiceError
@@ -28,10 +40,9 @@ DAY = dt.date(2030, 11, 2)
 TESTER = Actor(label="test")
 
 
-@pytest.fixture(params=HOURS, ids=lambda t: t.strftime("%H%M"))
-def now(request, monkeypatch):
-    """The demo loaded at this time of day in Seoul, and every page read a few minutes later."""
-    loaded = dt.datetime.combine(DAY, request.param, tzinfo=SEOUL)
+def load_demo_at(hour: dt.time, monkeypatch) -> dt.datetime:
+    """The demo loaded at this time of day in Seoul; returns a few minutes later, when every page is read."""
+    loaded = dt.datetime.combine(DAY, hour, tzinfo=SEOUL)
     fixed_clock(monkeypatch, loaded)
     for command in ("load_demo", "load_demo_results"):
         call_command(command, "--force", stdout=io.StringIO(), stderr=io.StringIO())
@@ -53,7 +64,7 @@ def signed_in(client, username: str):
     return client
 
 
-def test_a_newcomer_can_register_for_the_word_event_but_a_main_event_player_clashes(now, client):
+def a_newcomer_can_register_for_the_word_event_but_a_main_event_player_clashes(now, client):
     """R9: the open event overlaps the main event, so its players are refused with a reason."""
     word, main = event("busan-2014", "rummikub-word"), event("busan-2014", "rummikub")
     assert word.registration_is_open(now) and now < word.starts_at
@@ -67,7 +78,7 @@ def test_a_newcomer_can_register_for_the_word_event_but_a_main_event_player_clas
     assert refused.value.code == "clash"
 
 
-def test_the_desk_has_check_in_to_do_and_can_do_it(now, client):
+def the_desk_has_check_in_to_do_and_can_do_it(now, client):
     main = event("busan-2014", "rummikub")
     assert main.checkin_opens_at <= now < main.checkin_closes_at and main.checkin_is_open(now)
     waiting = main.registrations.filter(status=Registration.Status.REGISTERED, checked_in_at__isnull=True)
@@ -79,7 +90,7 @@ def test_the_desk_has_check_in_to_do_and_can_do_it(now, client):
     assert check_in(registration=waiting.first(), actor=TESTER).checked_in_at == now
 
 
-def test_the_live_round_has_sheets_for_the_chief_and_tables_for_the_referee(now, client):
+def the_live_round_has_sheets_for_the_chief_and_tables_for_the_referee(now, client):
     """R8.2: game 1 is confirmed and game 2 seated; some of its sheets confirmed, some waiting, some not in."""
     final = event("hong-kong-2016", "final")
     assert final.starts_at <= now < final.ends_at
@@ -106,7 +117,7 @@ def test_the_live_round_has_sheets_for_the_chief_and_tables_for_the_referee(now,
         assert client.get(card).status_code == 200
 
 
-def test_the_organiser_has_a_next_step_in_every_event(now):
+def the_organiser_has_a_next_step_in_every_event(now, client):
     work, _assignments = my_work(User.objects.get(username="organiser"))
     steps = {(w.event.festival.slug, w.event.slug): w.next_step.label for f in work for w in f.events}
     assert steps[("busan-2014", "rummikub")] == "Close check-in"
@@ -116,7 +127,7 @@ def test_the_organiser_has_a_next_step_in_every_event(now):
     assert {s for (festival, _e), s in steps.items() if festival == "demo-results"} == {"Results"}
 
 
-def test_finished_events_show_final_results_with_ranking_points_and_certificates(now, client):
+def finished_events_show_final_results_with_ranking_points_and_certificates(now, client):
     """R7, R9: final places, the podium's certificates, ranking points (none for under-15s where R9 holds)."""
     finished = [event("busan-2014", "rummikub-kids"), *Event.objects.filter(festival__slug="demo-results")]
     assert len(finished) == 3
@@ -132,3 +143,36 @@ def test_finished_events_show_final_results_with_ranking_points_and_certificates
         assert len(granted) >= 5
     kids = event_results(finished[0])
     assert all(row.under_age and row.ranking_points == 0 for row in kids.rows)
+
+
+CHECKS = [
+    a_newcomer_can_register_for_the_word_event_but_a_main_event_player_clashes,
+    the_desk_has_check_in_to_do_and_can_do_it,
+    the_live_round_has_sheets_for_the_chief_and_tables_for_the_referee,
+    the_organiser_has_a_next_step_in_every_event,
+    finished_events_show_final_results_with_ranking_points_and_certificates,
+]
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("hour", HOURS, ids=lambda t: t.strftime("%H%M"))
+def test_every_role_has_something_to_do_now(hour, monkeypatch):
+    now = load_demo_at(hour, monkeypatch)
+    failed = []
+    for check in CHECKS:
+        try:
+            with transaction.atomic():
+                check(now, Client())
+                transaction.set_rollback(True)
+        except (Exception, pytest.fail.Exception):  # every check runs; the report names each that failed
+            failed.append(f"{check.__name__}:\n{traceback.format_exc()}")
+        finally:
+            # What the autouse fixtures of tests/conftest.py do between tests: rolled-back ids come back,
+            # and ids make cache keys; a page read in Korean leaves Korean active.
+            cache.clear()
+            forget_snapshots()
+            rendered.forget()
+            translation.deactivate()
+    if failed:
+        pytest.fail(f"{len(failed)} of {len(CHECKS)} checks failed at {hour:%H:%M}:\n\n" + "\n".join(failed),
+                    pytrace=False)

@@ -23,6 +23,7 @@ def run(command: str) -> str:
     return out.getvalue()
 
 
+@pytest.mark.slow
 def test_finished_demo_events_load_once():
     run("load_demo_results")
     run("load_demo_results")
@@ -34,6 +35,7 @@ def test_finished_demo_events_load_once():
         assert last.closed_at is not None and event.ranking_points
 
 
+@pytest.mark.slow
 def test_after_load_demo_it_plays_the_past_and_the_live_round_once(monkeypatch):
     fixed_clock(monkeypatch, NOW)
     run("load_demo")

@@ -315,6 +315,7 @@ def test_links_cards_and_print_pages_query_count_with_4_tables(client, django_as
     links_page_queries(client, django_assert_max_num_queries, released_stage(16))
 
 
+@pytest.mark.slow
 def test_links_cards_and_print_pages_query_count_with_128_tables_is_the_same(client, django_assert_max_num_queries):
     stage = released_stage(512, capacity=512)
     assert seating.game_draw(stage, 1).tables.count() == 128

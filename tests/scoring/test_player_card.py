@@ -64,6 +64,7 @@ def check_etags_name_the_page(client, stage, games):
     return kept
 
 
+@pytest.mark.slow
 def test_busan_equal_etags_mean_equal_fragments_and_unchanged_players_keep_theirs_r8_1(client):
     stage = released_stage(16, seed=4)
     kept = check_etags_name_the_page(client, stage, games=(1, 2))

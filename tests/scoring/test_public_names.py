@@ -106,6 +106,7 @@ def leaks(client, paths, players) -> list[str]:
     return found
 
 
+@pytest.mark.slow
 def test_with_masked_names_no_public_page_the_hall_nor_the_api_shows_a_full_name(client, finished):
     event, players = finished
     set_names(event, public_names=Event.PublicNames.MASKED, public_affiliations=False)
@@ -123,6 +124,7 @@ def test_with_masked_names_no_public_page_the_hall_nor_the_api_shows_a_full_name
     assert api["player"]["name"] == mask_name(winner.player.name) and api["player"]["affiliation"] == ""
 
 
+@pytest.mark.slow
 def test_with_full_names_the_public_pages_show_them_but_never_a_contact_nor_an_age(client, finished):
     event, players = finished
     kwargs = {"festival": event.festival.slug, "event": event.slug}

@@ -60,6 +60,7 @@ def finished():
     return event, rows[0].registration, rows[1].registration  # the winner and a tablemate in the final
 
 
+@pytest.mark.slow
 def test_every_public_page_and_api_answer_shows_exactly_what_the_switches_open(client, finished):
     event, winner, mate = finished
     for switches in SWITCHES:
@@ -162,7 +163,7 @@ BOUNDS = {
 }
 
 
-@pytest.mark.parametrize("players", [4, 64])
+@pytest.mark.parametrize("players", [4, pytest.param(64, marks=pytest.mark.slow)])
 def test_public_pages_read_a_bounded_number_of_queries_whatever_the_switches(client, players,
                                                                              django_assert_max_num_queries):
     stage = released_stage(players)

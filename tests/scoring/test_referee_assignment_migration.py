@@ -14,6 +14,7 @@ BEFORE = [("scoring", "0004_table_link_last_contact")]
 AFTER = [("scoring", "0005_referee_assignment_per_event")]
 
 
+@pytest.mark.slow
 @pytest.mark.django_db(transaction=True)
 def test_each_table_keeps_the_referee_of_its_newest_round_and_nothing_is_lost():
     executor = MigrationExecutor(connection)

@@ -255,7 +255,7 @@ def test_bad_input_is_answered_with_a_message_and_changes_nothing(client, stage,
 
 # --- query counts -----------------------------------------------------------------------------------------------
 
-@pytest.mark.parametrize("players,referees", [(16, 2), (160, 8)])  # 4 tables and 2 referees; 40 and 8
+@pytest.mark.parametrize("players,referees", [(16, 2), pytest.param(160, 8, marks=pytest.mark.slow)])  # 4 tables and 2 referees; 40 and 8
 def test_the_referee_pages_and_the_board_cost_the_same_queries_small_or_large(
         client, django_assert_max_num_queries, players, referees):
     stage = released_stage(players, capacity=players)

@@ -393,7 +393,7 @@ def test_results_pages_use_a_constant_number_of_queries(client, django_assert_ma
         assert client.get(url).status_code == 200
 
 
-@pytest.mark.parametrize("events,players", [(1, 4), (4, 24)])
+@pytest.mark.parametrize("events,players", [(1, 4), pytest.param(4, 24, marks=pytest.mark.slow)])
 def test_season_page_uses_a_constant_number_of_queries(client, django_assert_max_num_queries, events, players):
     for index in range(events):
         event = simulate("busan", players, seed=index)  # (the simulated Hong Kong pupils are under 15)

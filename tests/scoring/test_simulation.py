@@ -88,6 +88,7 @@ def assert_sheets_are_plausible(event):
     assert not winners.exclude(tiles="").exists()
 
 
+@pytest.mark.slow
 def test_busan_117_players_play_round_by_round_to_the_final_as_planned_r8_1():
     event = simulate("busan", 117, BUSAN_SEED)
     stages = list(event.stages.order_by("number"))
@@ -140,6 +141,7 @@ def dump(event):
     return {"seatings": seatings, "sheets": confirmed_results(event), "lots": lots, "places": places}
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(("fmt", "players", "seed"), [("busan", 40, 11), ("hk", 64, HK_SEED)])  # both draw lots
 def test_the_same_seed_plays_the_same_event_in_two_fresh_festivals(fmt, players, seed):
     first, second = simulate(fmt, players, seed), simulate(fmt, players, seed)
@@ -148,6 +150,7 @@ def test_the_same_seed_plays_the_same_event_in_two_fresh_festivals(fmt, players,
     assert dump(first)["lots"]  # the lots, too, come from the seed
 
 
+@pytest.mark.slow
 def test_different_seeds_play_different_events():
     assert dump(simulate("hk", 64, 1))["sheets"] != dump(simulate("hk", 64, 2))["sheets"]
 
@@ -231,6 +234,7 @@ def submit_and_confirm_counts(tables: int, fmt: str) -> dict[str, int]:
     return counts
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("fmt", ["busan", "hk"])
 def test_submitting_and_confirming_a_sheet_take_the_same_queries_with_16_or_128_tables(fmt):
     small, large = submit_and_confirm_counts(16, fmt), submit_and_confirm_counts(128, fmt)

@@ -111,6 +111,7 @@ def on_sqlite():
         pytest.skip("the SQLite backup; the PostgreSQL pass runs test_postgres_dump_and_restore")
 
 
+@pytest.mark.slow
 def test_sqlite_backup_restores_into_an_empty_file_and_never_over_data(on_sqlite, tmp_path):
     the_day()
     backup = backup_here(tmp_path / "backups")
@@ -138,6 +139,7 @@ def test_sqlite_backup_restores_into_an_empty_file_and_never_over_data(on_sqlite
     assert sqlite_rows(restored) == rows_here()
 
 
+@pytest.mark.slow
 def test_a_migrated_database_without_data_counts_as_empty(on_sqlite, tmp_path):
     """docker compose migrates before anything else: such a database takes a restore without --force."""
     the_day()
@@ -154,6 +156,7 @@ def test_a_migrated_database_without_data_counts_as_empty(on_sqlite, tmp_path):
     assert sqlite_rows(migrated) == rows_here()
 
 
+@pytest.mark.slow
 def test_a_backup_while_a_write_is_under_way_holds_the_committed_state(on_sqlite, tmp_path):
     """WAL mode: the backup reads one snapshot and neither waits for nor includes an open write."""
     the_day()

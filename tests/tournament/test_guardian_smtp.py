@@ -105,6 +105,7 @@ def child_form(event) -> dict:
             "guardian_agrees": "on", "agree": "on", "notice_version": "1"}
 
 
+@pytest.mark.server  # the SMTP server on loopback
 def test_the_guardian_s_link_goes_through_a_real_smtp_server_and_works(client, smtp,
                                                                        django_capture_on_commit_callbacks):
     event = open_event(make_festival(name="香港魔力橋大賽", contact="info@hk-rummikub.org"), name="兒童組")
@@ -132,6 +133,7 @@ def test_the_guardian_s_link_goes_through_a_real_smtp_server_and_works(client, s
         Registration.GuardianCheck.EMAIL, "王大文")
 
 
+@pytest.mark.server
 def test_a_server_that_refuses_the_message_leaves_a_record_and_the_registration(client, smtp,
                                                                                  django_capture_on_commit_callbacks):
     smtp.refuse = True

@@ -10,6 +10,7 @@ BEFORE = [("tournament", "0011_pending_import")]
 AFTER = [("tournament", "0012_staff_roles")]
 
 
+@pytest.mark.slow
 @pytest.mark.django_db(transaction=True)
 def test_roles_held_through_groups_become_roles_at_the_festivals_whose_staff_held_them():
     executor = MigrationExecutor(connection)

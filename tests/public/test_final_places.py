@@ -21,7 +21,7 @@ from scoring.results.event import event_results
 from scoring.simulation import simulate, staff_of
 from tournament.models import Lot, Registration
 
-pytestmark = pytest.mark.django_db
+pytestmark = [pytest.mark.django_db, pytest.mark.slow]  # whole simulated events
 
 
 def finished(fmt: str, players: int, seed: int):

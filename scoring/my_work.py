@@ -221,7 +221,7 @@ def _released(stage: Stage) -> bool:
 
 
 def _stage_in_play(stages: list[Stage]) -> Stage | None:
-    """The latest round not closed whose seating is released (seating.current_stage), from the stages `my_work`
+    """The latest round not closed whose seating is released (seating.stage_in_play), from the stages `my_work`
     reads with the events."""
     playing = [stage for stage in stages if stage.closed_at is None and _released(stage)]
     return playing[-1] if playing else None
@@ -308,5 +308,5 @@ def my_tables(user, festivals: list[int]) -> list[HeldTable]:
         .exclude(Exists(stages), ~Exists(stages.filter(closed_at__isnull=True)))  # every round closed: over
         .select_related("event__festival")
         .order_by("event__starts_at", "event__name", "table_number"))
-    current = seating.current_stages({row.event_id for row in held}, tables={row.table_number for row in held})
+    current = seating.stages_in_play({row.event_id for row in held}, tables={row.table_number for row in held})
     return [HeldTable(assignment=row, stage=current.get(row.event_id)) for row in held]

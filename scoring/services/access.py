@@ -2,7 +2,7 @@
 
 Both resolve to a `TableAccess` — the stage, the table number, who acts (for the audit log and
 `submitted_via`) and how the pages of that table are addressed. A link opens the table of its number in the
-event's current stage (`seating.current_stage`); when it cannot, `table_by_link` says why with a
+event's current stage (`seating.stage_in_play`); when it cannot, `table_by_link` says why with a
 `LinkRefusal`. Everything that could be used to probe the links answers the same way: an unknown and a
 malformed token look alike (UNKNOWN), so links are neither guessable nor enumerable. A revoked link may say
 so, and a live link may say that its table has no game now: whoever holds it had it legitimately.
@@ -96,7 +96,7 @@ def table_by_link(token: str, user=None) -> TableAccess | LinkRefusal:
         return LinkRefusal(LinkRefusal.UNKNOWN)
     if link.revoked_at is not None:
         return LinkRefusal(LinkRefusal.REVOKED, link=link)
-    stage = seating.current_stage(link.event, table=link.table_number)
+    stage = seating.stage_in_play(link.event, table=link.table_number)
     if stage is None:
         finished = link.event.stages.exists() and not link.event.stages.filter(closed_at__isnull=True).exists()
         return LinkRefusal(LinkRefusal.FINISHED if finished else LinkRefusal.NO_GAME, link=link)

@@ -2,7 +2,7 @@
 
 A table link is the long random token printed on the table card and the paper score sheet. It belongs to the
 event and a table number, not to a stage: it opens the table of that number in the event's current stage
-(`seating.current_stage`), so the card printed before round 1 still opens the table in the final (Hong Kong
+(`seating.stage_in_play`), so the card printed before round 1 still opens the table in the final (Hong Kong
 keeps its table numbers from game to game, R8.2). It stops working only when it is revoked and replaced.
 Referees with an account open the tables they hold: a table number of the event, like the card, in every round
 until someone changes it (`assign_tables`, `unassign_tables`).

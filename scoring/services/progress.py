@@ -125,7 +125,7 @@ def stage_progress(stage: Stage) -> StageProgress:
 
 def current_stage(event: Event) -> Stage | None:
     """The event's current stage: its newest, the one being played (or waiting for its draw, or played last).
-    One query. (`seating.current_stage` is narrower: the stage a table plays in now, released and not closed.)"""
+    One query. (`seating.stage_in_play` is narrower: the stage a table plays in now, released and not closed.)"""
     return event.stages.order_by("-number").first()
 
 

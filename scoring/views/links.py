@@ -150,7 +150,7 @@ def referee_cards(request, event):
         url = entry_url(request, link.token)
         cards.append({"number": number, "qr": _qr(url, 6)})
     return render(request, "scoring/board/cards.html", {
-        "festival": event.festival, "event": event, "stage": seating.current_stage(event), "cards": cards,
+        "festival": event.festival, "event": event, "stage": seating.stage_in_play(event), "cards": cards,
         "missing": len(set(seating.event_table_numbers(event)) - {card["number"] for card in cards}),
     })
 

@@ -218,7 +218,7 @@ def _seats(name: str, kwargs: dict) -> tuple[list, list]:
     stage, table, game = None, kwargs.get("table"), kwargs.get("game", 1)
     if "token" in kwargs and name.startswith("referee-link"):
         link = TableLink.objects.filter(token=kwargs["token"]).select_related("event").first()
-        stage, table = (seating.current_stage(link.event), link.table_number) if link else (None, None)
+        stage, table = (seating.stage_in_play(link.event), link.table_number) if link else (None, None)
     elif "stage_id" in kwargs:
         stage = Stage.objects.filter(pk=kwargs["stage_id"]).first()
     elif "sheet_id" in kwargs:

@@ -20,11 +20,11 @@ from django.test import Client
 from django.urls import reverse
 from django.utils import translation
 
-from scoring import rendered
+from public import rendered
+from public.snapshot import forget_snapshots
 from scoring.models import RefereeAssignment, ScoreSheet
 from scoring.my_work import my_work
 from scoring.results.event import event_results
-from scoring.snapshot import forget_snapshots
 from tests.clock import fixed_clock
 from tournament.models import Event, Registration
 from tournament.services import ServiceError

@@ -259,16 +259,16 @@ def test_an_unpublished_draw_is_not_shown_to_the_public(client):
     assert someone.player.name.encode() not in client.get(reverse("public-seat", kwargs=kwargs), {"q": "player"}).content
 
 
-def test_the_current_stage_is_the_latest_released_and_open_one_with_its_tables():
+def test_the_stage_in_play_is_the_latest_released_and_open_one_with_its_tables():
     """What a table card opens: the stage in play, how many tables it has and whether a number is one of them."""
     event = ready_event(16)
     stage = services.start_event(event=event, actor=Actor(label="t"))
     draft = services.draft_draw(stage=stage, actor=Actor(label="t"), seed=1)
-    assert seating.current_stage(event) is None  # a draft is not in play
+    assert seating.stage_in_play(event) is None  # a draft is not in play
     services.release_draw(draw=draft, actor=Actor(label="t"))
-    current = seating.current_stage(event, table=4)
+    current = seating.stage_in_play(event, table=4)
     assert current == stage and (current.table_count, current.has_table) == (4, True)
-    assert seating.current_stage(event, table=5).has_table is False
+    assert seating.stage_in_play(event, table=5).has_table is False
     assert seating.event_table_numbers(event) == seating.stage_table_numbers(stage) == [1, 2, 3, 4]
     Stage.objects.filter(pk=stage.pk).update(closed_at=stage.draws.get(status=Draw.Status.RELEASED).released_at)
-    assert seating.current_stage(event) is None  # closed: nothing in play until the next release
+    assert seating.stage_in_play(event) is None  # closed: nothing in play until the next release

@@ -74,7 +74,7 @@ def has_released_draw(event: Event) -> bool:
     return Draw.objects.filter(stage__event=event, status=Draw.Status.RELEASED).exists()
 
 
-def current_stage(event: Event, *, table: int | None = None) -> Stage | None:
+def stage_in_play(event: Event, *, table: int | None = None) -> Stage | None:
     """The stage in play now: the latest one whose seating is released and that is not closed, or None
     (before the first release, between a closed round and the next release, after the last round).
 
@@ -89,8 +89,8 @@ def current_stage(event: Event, *, table: int | None = None) -> Stage | None:
     return stages.select_related("event__festival").order_by("-number").first()
 
 
-def current_stages(events: Iterable[int], *, tables: Iterable[int] = ()) -> dict[int, Stage]:
-    """`current_stage` of several events at once, by event id, in two queries: each stage comes with
+def stages_in_play(events: Iterable[int], *, tables: Iterable[int] = ()) -> dict[int, Stage]:
+    """`stage_in_play` of several events at once, by event id, in two queries: each stage comes with
     `seated_tables`, the numbers among `tables` that play in it (a referee's tables, on My work)."""
     released, tables, events = Q(draws__status=Draw.Status.RELEASED), set(tables), set(events)
     current: dict[int, Stage] = {}

@@ -4,6 +4,10 @@
     python -m bench.http --seconds 5         # shorter wrk runs
     python -m bench.http --no-nginx          # gunicorn only
     python -m bench.http --no-redis          # the per-process cache instead of a shared Redis
+    python -m bench.http --without lane      # one of the public side's shortcuts taken out (not-modified,
+                                             # direct, lane; comma-separated): what does it pay for?
+    python -m bench.http --every-game        # the standings page of every game (standings/all/), as the
+                                             # finished event's standings/ was before it led with the places
 
 What runs, all on loopback and stopped by pid at the end (also on Ctrl-C or an error):
 
@@ -128,28 +132,29 @@ def drained(url: str, seconds: float = 60) -> None:
 def measure(host: str, floor_host: str, plan: dict, seconds: int, servers: dict[str, int]) -> list[tuple[str, str, dict]]:
     """`servers`: the pid of the gunicorn that answers "floor" and "app" (its CPU time per request is counted)."""
     base = host + plan["base"]
+    standings = plan.get("standings", "standings/")
 
     def run(url: str, headers: dict, server: str = "app") -> dict:
-        drained(base + "standings/live/")
+        drained(base + standings + "live/")
         before = cpu_seconds(servers[server])
         result = wrk(url, seconds, headers)
         requests = result["rps"] * seconds
         result["cpu_ms"] = 1000 * (cpu_seconds(servers[server]) - before) / requests if requests else float("nan")
         return result
 
-    paths = [("standings/live/", "fragment"), ("standings/", "standings"), (f"player/{plan['player']}/", "player")]
+    paths = [(standings + "live/", "fragment"), (standings, "standings"), (f"player/{plan['player']}/", "player")]
     for _ in range(3):  # every worker imports, compiles its templates and builds its snapshot first
         for path, _kind in paths:
             get(base + path)
         get(floor_host + "/hello/")
-    status, headers, _body = get(base + "standings/live/")
+    status, headers, _body = get(base + standings + "live/")
     etag = headers.get("ETag")
     if status != 200 or not etag:
         raise RuntimeError(f"the standings fragment answered {status} without an ETag")
-    if get(base + "standings/live/", {"If-None-Match": etag})[0] != 304:
+    if get(base + standings + "live/", {"If-None-Match": etag})[0] != 304:
         raise RuntimeError("the unchanged fragment did not answer 304")
     rows = [("bare Django hello (CommonMiddleware only)", "floor", run(floor_host + "/hello/", {}, "floor")),
-            ("standings live fragment, unchanged → 304", "304", run(base + "standings/live/", {"If-None-Match": etag}))]
+            ("standings live fragment, unchanged → 304", "304", run(base + standings + "live/", {"If-None-Match": etag}))]
     labels = {"fragment": "standings live fragment → 200", "standings": "standings full page",
               "player": "player page"}
     rows += [(labels[kind], kind, run(base + path, {})) for path, kind in paths]
@@ -180,6 +185,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--no-nginx", action="store_true")
     parser.add_argument("--no-redis", action="store_true")
+    parser.add_argument("--without", default="", help="shortcuts to take out: not-modified, direct, lane")
+    parser.add_argument("--every-game", action="store_true", help="measure standings/all/ instead of standings/")
     parser.add_argument("--prepare", type=Path, help=argparse.SUPPRESS)
     args = parser.parse_args(argv)
     if args.prepare:
@@ -195,6 +202,7 @@ def main(argv: list[str] | None = None) -> int:
         env = {**os.environ, "DJANGO_SETTINGS_MODULE": "config.settings.loadtest", "PYTHONUNBUFFERED": "1",
                "DATABASE_URL": f"sqlite:///{tmp / 'bench.sqlite3'}"}
         env.pop("REDIS_URL", None)
+        env["RUMMIKUB_BENCH_WITHOUT"] = args.without
         try:
             redis = None if args.no_redis else start_redis()
             if redis:
@@ -220,7 +228,10 @@ def main(argv: list[str] | None = None) -> int:
             wait_until_up(floor + "/hello/")
             print(f"{args.players}-player Busan event played to the end, SQLite, cache: {cache}; gunicorn "
                   f"{WORKERS} sync workers; wrk {THREADS} threads, {CONNECTIONS} connections, {args.seconds} s a path\n")
-            print(table("gunicorn, no proxy", measure(app, floor, plan, args.seconds, servers)), flush=True)
+            if args.every_game:
+                plan["standings"] = "standings/all/"
+            without = f", without {args.without}" if args.without else ""
+            print(table(f"gunicorn, no proxy{without}", measure(app, floor, plan, args.seconds, servers)), flush=True)
             if not args.no_nginx:
                 if not nginx():
                     print("\nnginx is missing (apt-get install nginx): skipped the proxy run", file=sys.stderr)

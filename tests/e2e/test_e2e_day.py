@@ -124,10 +124,12 @@ def test_a_busan_day_from_registration_to_the_podium_on_phones(day, marker, cloc
 # --- 5 (from the start): the standings phone ------------------------------------------------------------
 
 def open_standings(day, marker, clock):
-    """A spectator opens the live standings before anything happens and never reloads (htmx polling)."""
+    """A spectator opens the table of every game before anything happens and never reloads (htmx polling):
+    the running totals the test compares with the sheets (the default page leads with the final places at the
+    end)."""
     page = day.phone("standings")
     clock.freeze(page)  # no 15-second waits, and no poll before the test asks for one
-    page.goto(day.url("public-standings"))
+    page.goto(day.url("public-standings-all"))
     expect(page.locator("h1")).to_contain_text("Standings")
     marker.set(page)
     day.shot(page, "standings-before-the-day")
@@ -151,7 +153,7 @@ def standings_totals(page) -> dict[str, str]:
 def poll_standings(day, page, clock, step: str) -> None:
     """Fire the page's own poll and wait for its swap to show what the sheets say (or fail with a diff)."""
     expected = {name: signed(total) for name, total in sorted(day.totals.items())}
-    clock.poll(page, POLL_SECONDS, "/standings/live/")
+    clock.poll(page, POLL_SECONDS, "/standings/all/live/")
     try:
         page.wait_for_function(f"expected => JSON.stringify(({TOTALS_JS})()) === JSON.stringify(expected)",
                                arg=expected)
@@ -591,6 +593,11 @@ def check_standings_all_day(day, standings, marker, clock):
     poll_standings(day, standings, clock, "standings-at-the-end-of-the-day")
     expect(standings.locator("table.standings tbody tr").first).to_contain_text(KID)
     assert marker.survived(standings), "the standings phone reloaded; it must update in place all day"
+    # The event is over: its standings page leads with the final places (R8.1), the champion first.
+    standings.goto(day.url("public-standings"))
+    expect(standings.locator("main h2")).to_contain_text("Final places")
+    expect(standings.locator("main table tbody tr").first).to_contain_text(KID)
+    day.shot(standings, "final-places")
 
 
 def every_sheet_went_through_the_pages(day):

@@ -316,6 +316,12 @@ def test_hong_kong_event_players_see_their_table_move_up_and_the_standings_end_w
     # --- The final standings (Korean): wins, then AVERAGE points; the four prize places, no tie on them.
     clock.poll(standings, POLL_SECONDS + 1, "/standings/live/")
     assert marker.survived(standings), "the standings page was reloaded; it must update in place"
+    # The event is over: the page now leads with the final places (R8.2), the champion first; every game's
+    # table is one tap away, and says what it is.
+    expect(standings.locator("main h2")).to_contain_text(say("ko", "Final places"))
+    expect(standings.locator("main table tbody tr").first).to_contain_text(name(9))
+    shot(standings, "standings-final-places")
+    standings.get_by_role("link", name=say("ko", "Every game: the table of wins and points over all the games played")).click()
     expect(standings.locator("main")).to_contain_text(say("ko", "Ranked by wins, then average points per game."))
     note = standings.locator(".cut-note")
     expect(note).to_contain_text(say("ko", "The top %(places)s take the prize places.", places=4))

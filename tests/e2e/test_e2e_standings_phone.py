@@ -146,7 +146,11 @@ def test_hong_kong_prize_places_and_long_averages_fit_each_row_at_360px_r8_2(pho
         registration.player.save()
     page = phone(language, lang=language)
     clock.freeze(page)  # no live update replaces the rows while they are measured
-    page.goto(server.url("public-standings", festival=event.festival.slug, event=event.slug))
+    at = {"festival": event.festival.slug, "event": event.slug}
+    page.goto(server.url("public-standings", **at))  # finished: the final places first
+    shot(page, f"{language}-hong-kong-final-places")
+    assert not page.evaluate(PAGE_WIDER_THAN_THE_PHONE)
+    page.goto(server.url("public-standings-all", **at))
     shot(page, f"{language}-hong-kong-finished")
     code = language.lower()
     rows = page.locator("table.standings tbody tr").filter(has=page.locator("a[href*='/player/']"))

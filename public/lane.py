@@ -98,9 +98,10 @@ _lane_views = _LaneViews()
 
 class PublicViewMiddleware:
     """Requests in the public lane go from here straight to their view, their address resolved once per
-    process instead of once per request. Only what lies below this middleware is left out, and it has nothing to do for them: rate
-    limits (forms) and django-axes (sign-in). Everything above it — security headers, CSP, Vary, language,
-    CSRF, X-Frame-Options — runs as for any request, and an error the view raises gets the usual page."""
+    process instead of once per request. Only what lies below this middleware is left out, and it has nothing
+    to do for them: rate limits (forms) and django-axes (sign-in). Everything above it — security headers, CSP,
+    Vary, language, CSRF, X-Frame-Options — runs as for any request, and an error the view raises gets the
+    usual page."""
 
     def __init__(self, get_response):
         self.get_response = get_response

@@ -95,9 +95,9 @@ def content_etag(event: Event, request, *parts) -> str:
 
 
 def data_etag(event: Event, *parts) -> str:
-    """An ETag for data that is the same in every language and for everyone (the API, public/views/api.py):
-    it changes with the event's data and public settings and `parts`."""
-    raw = repr((RENDER_VERSION, event_state(event), "data", parts))
+    """An ETag for data that is the same for everyone (the API, public/views/api.py): it changes with the event's
+    data and public settings, the language (a withdrawn player's name is said in it) and `parts`."""
+    raw = repr((RENDER_VERSION, event_state(event), "data", get_language(), parts))
     return hashlib.blake2b(raw.encode(), digest_size=12).hexdigest()
 
 

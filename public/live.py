@@ -86,7 +86,7 @@ def _shared_page(view):
 def live(page: str, *, fragment: bool = False, etag=None):
     """ETag / If-None-Match → 304, and tell browsers to revalidate every time (the data changes).
 
-    The ETag is the event's version's (`_etag`) unless `etag` computes a finer one."""
+    The ETag is the event's version's (`page_etag`) unless `etag` computes a finer one."""
     def decorate(view):
         conditional = condition(etag_func=etag or page_etag(page))(_shared(view) if fragment else _shared_page(view))
 

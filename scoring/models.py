@@ -19,6 +19,20 @@ def new_link_token() -> str:
     return secrets.token_urlsafe(24)
 
 
+SEATS_AT_A_TABLE = 4
+
+
+def new_seat_codes() -> list[str]:
+    """Four different 4-digit codes, one per seat of a table card: in an event whose players keep their own
+    sheets, a phone handed round the table is told which seat answers by its code."""
+    codes: list[str] = []
+    while len(codes) < SEATS_AT_A_TABLE:
+        code = f"{secrets.randbelow(10_000):04d}"
+        if code not in codes:
+            codes.append(code)
+    return codes
+
+
 class TableLink(models.Model):
     """The private link printed on a table card: it opens the table of its number in the event's current
     stage (one card for the whole event), to enter that table's sheets without an account."""
@@ -31,6 +45,8 @@ class TableLink(models.Model):
     # When the table's phone last asked for one of its pages (to the half minute): the chief referee's board
     # shows which tables have gone quiet (a dropped Wi-Fi, a flat battery).
     last_contact_at = models.DateTimeField(null=True, blank=True, editable=False)
+    # Printed on the card, seat 1 to 4: who at the table enters or answers through the card (player-run events).
+    seat_codes = models.JSONField(default=new_seat_codes, editable=False)
 
     class Meta:
         ordering = ["event", "table_number"]
@@ -120,6 +136,8 @@ class ScoreSheet(models.Model):
     corrects = models.ForeignKey(
         "self", null=True, blank=True, on_delete=models.PROTECT, related_name="corrections"
     )
+    # In an event whose players keep their own sheets: the seat of the player who entered this version.
+    entered_by_seat = models.PositiveSmallIntegerField(_("entered by seat"), null=True, blank=True)
 
     class Meta:
         ordering = ["stage", "game", "table_number", "-version"]
@@ -192,3 +210,32 @@ class WordTurn(models.Model):
 
     def __str__(self) -> str:
         return f"{self.sheet} turn {self.index}"
+
+
+class SheetAnswer(models.Model):
+    """A seated player's answer to a sheet the table entered itself: agreed, or disputed with a reason.
+
+    Never changed nor deleted: a player's latest answer to a version counts (agreeing, then disputing, is a
+    change of mind before the chief referee confirms; a dispute stands until the sheet is corrected). A new
+    version of the sheet is answered anew (scoring/services/agreement.py)."""
+
+    class Answer(models.TextChoices):
+        AGREED = "agreed", _("Agreed")
+        DISPUTED = "disputed", _("Disputed")
+
+    sheet = models.ForeignKey(ScoreSheet, on_delete=models.PROTECT, related_name="answers")
+    position = models.PositiveSmallIntegerField(_("seat"))
+    registration = models.ForeignKey(Registration, on_delete=models.PROTECT, related_name="sheet_answers")
+    answer = models.CharField(_("answer"), max_length=8, choices=Answer.choices)
+    reason = models.CharField(_("reason"), max_length=200, blank=True)
+    answered_at = models.DateTimeField(_("answered at"))
+    via = models.CharField(max_length=40)  # "personal page" or "table card"
+    # One per tap on the phone: an answer sent twice (a retry, the outbox) is recorded once.
+    idempotency_key = models.CharField(max_length=64, unique=True)
+
+    class Meta:
+        ordering = ["sheet", "position", "answered_at", "id"]
+        indexes = [models.Index(fields=["sheet", "position"])]
+
+    def __str__(self) -> str:
+        return f"{self.sheet} seat {self.position}: {self.answer}"

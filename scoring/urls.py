@@ -16,12 +16,14 @@ from .views import (
     results,
     sheet,
     stage,
+    table_players,
 )
 
 urlpatterns = [
     path("", include(clock.urlpatterns)),
     path("", include(referee.urlpatterns)),
     path("", include(offline.urlpatterns)),
+    path("", include(table_players.urlpatterns)),
     path("manage/", include(my_work.urlpatterns)),
     path("manage/", include(board.urlpatterns)),
     path("manage/", include(sheet.urlpatterns)),

@@ -191,7 +191,7 @@ def event_values(preset: Preset, *, days, tz, now: dt.datetime, players: int | N
         "public_draw": True, "public_standings": True, "public_scores": True,
         "public_names": Event.PublicNames.FULL, "public_affiliations": True,
         "avoid_same_affiliation": True, "avoid_repeat_opponents": True, "spread_seeds": True,
-        "walk_ins": True,
+        "walk_ins": True, "sheets_by": Event.SheetsBy.REFEREES, "agreement_minutes": 5,
     }
     values |= day_times(format=preset.format, day=day, start=start, tz=tz, stage_games=stage_games,
                         final_games=1, rotation_games=preset.games)

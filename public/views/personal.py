@@ -103,6 +103,11 @@ def player_page(request, token):
         # Out of the event: the seat of a round already played would send them to a table in vain.
         out = registration.standing is not None and registration.standing.out
         registration.seat = None if out else seats.get(registration.pk)
+        # A table keeping its own sheet: the seated player enters and agrees to it from here.
+        registration.sheet_url = (
+            reverse("player-sheet-table", kwargs={"token": player.token, "event": registration.event.slug})
+            if registration.seat is not None and registration.event.sheets_by == Event.SheetsBy.PLAYERS
+            and registration.is_active and registration.seat.draw.stage.closed_at is None else "")
         # Still to play: a player out of the event, or of a finished one, has nothing to withdraw from.
         registration.still_to_play = (registration.is_active and not out and now < registration.event.ends_at
                                       and not (registration.standing is not None and registration.standing.final))

@@ -1,4 +1,5 @@
-"""Who may enter a table's score sheets: the table's private link, or a signed-in referee.
+"""Who may enter a table's score sheets: the table's private link, a signed-in referee, or — in an event whose
+players keep their own sheets — a seated player's personal page.
 
 Both resolve to a `TableAccess` — the stage, the table number, who acts (for the audit log and
 `submitted_via`) and how the pages of that table are addressed. A link opens the table of its number in the
@@ -13,7 +14,7 @@ from dataclasses import dataclass
 
 from django.urls import reverse
 
-from tournament.models import Stage
+from tournament.models import Draw, Player, Registration, Seat, Stage
 from tournament.permissions import CHIEF_REFEREE, REFEREE, has_role
 from tournament.services import seating
 from tournament.services.audit import Actor
@@ -34,8 +35,22 @@ class TableAccess:
     via: str
     link: TableLink | None = None
     assignment: RefereeAssignment | None = None  # the signed-in referee's hold on the table
+    player: Registration | None = None  # the seated player whose personal page this is
+    player_token: str = ""
+
+    @property
+    def players_keep_sheets(self) -> bool:
+        return self.stage.event.sheets_by == self.stage.event.SheetsBy.PLAYERS
+
+    @property
+    def asks_seat_code(self) -> bool:
+        """The table card of a player-run table: whoever holds the phone says which seat they are."""
+        return self.link is not None and self.players_keep_sheets
 
     def _route(self, name: str, **kwargs) -> str:
+        if self.player is not None:
+            return reverse(f"player-sheet-{name}", kwargs={"token": self.player_token,
+                                                           "event": self.stage.event.slug, **kwargs})
         if self.link is not None:
             return reverse(f"referee-link-{name}", kwargs={"token": self.link.token, **kwargs})
         return reverse(f"referee-{name}", kwargs={"stage_id": self.stage.pk, "table": self.table_number, **kwargs})
@@ -45,7 +60,7 @@ class TableAccess:
 
     def _game_route(self, name: str, game: int) -> str:
         # Through a link, a game page names its stage: a form opened in one round is never sent into the next.
-        stage = {"stage": self.stage.number} if self.link is not None else {}
+        stage = {"stage": self.stage.number} if self.link is not None or self.player is not None else {}
         return self._route(name, game=game, **stage)
 
     def game_url(self, game: int) -> str:
@@ -56,6 +71,12 @@ class TableAccess:
 
     def status_url(self, game: int) -> str:
         return self._game_route("status", game)
+
+    def answer_url(self, game: int) -> str | None:
+        """Where a seated player agrees to or disputes the game's sheet (a player-run table only)."""
+        if not self.players_keep_sheets or (self.player is None and self.link is None):
+            return None
+        return self._game_route("answer", game)
 
     def manifest_url(self) -> str | None:
         """The table link's web app manifest (a signed-in referee's pages are not an app of their own)."""
@@ -145,3 +166,30 @@ def table_for_user(user, stage: Stage, table_number: int) -> TableAccess | None:
         return None
     return TableAccess(stage=stage, table_number=table_number, actor=Actor(user=user),
                        via=user.get_username(), assignment=assignment)
+
+
+def table_for_player(token: str, event_slug: str) -> TableAccess | Player | None:
+    """A player's way to their table's sheets from their personal page, in an event whose players keep them:
+    the table they sit at in the newest released seating of the stage in play. None for an unknown token or
+    event (404); the Player when they have no table there now (withdrawn, out, between rounds, not seated)."""
+    if not TOKEN_SHAPE.fullmatch(token or ""):
+        return None
+    player = Player.objects.select_related("festival").filter(token=token).first()
+    if player is None:
+        return None
+    registration = (Registration.objects.select_related("event__festival")
+                    .filter(player=player, event__slug=event_slug[:60]).first())
+    if registration is None:
+        return None
+    event = registration.event
+    stage = seating.stage_in_play(event)
+    if (stage is None or event.sheets_by != event.SheetsBy.PLAYERS
+            or registration.status != Registration.Status.REGISTERED):
+        return player
+    seat = (Seat.objects.filter(registration=registration, draw__stage=stage, draw__status=Draw.Status.RELEASED)
+            .select_related("table").order_by("-draw__game").first())
+    if seat is None:
+        return player
+    label = f"player {registration.number or registration.pk}, seat {seat.position}"
+    return TableAccess(stage=stage, table_number=seat.table.number, actor=Actor(label=label), via=label,
+                       player=registration, player_token=token)

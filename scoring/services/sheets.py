@@ -25,6 +25,7 @@ from tournament.services.locking import lock_event
 from ..games import Judgement, SheetGame, game_of
 from ..models import ScoreSheet
 from . import progress
+from .agreement import agreements
 
 
 class SheetRefused(ServiceError):
@@ -59,7 +60,7 @@ def _check_playable(stage: Stage, game: int, table_number: int) -> tuple[Draw, l
     return draw, seated
 
 
-def _judge_or_refuse(rules: SheetGame, event, seated: list[Seat], entry, accept_warnings: bool) -> Judgement:
+def judge_or_refuse(rules: SheetGame, event, seated: list[Seat], entry, accept_warnings: bool) -> Judgement:
     rules.check_seats(entry, seated)
     judgement = rules.judge(event, seated, entry)
     if judgement.errors:
@@ -70,8 +71,10 @@ def _judge_or_refuse(rules: SheetGame, event, seated: list[Seat], entry, accept_
     return judgement
 
 
-def _create(*, rules: SheetGame, stage, game, table_number, draw, seated, entry, judgement: Judgement, key: str,
-            actor: Actor, via: str, status: str, corrects=None, reason: str = "", now=None) -> ScoreSheet:
+def create_version(*, rules: SheetGame, stage, game, table_number, draw, seated, entry, judgement: Judgement,
+                   key: str, actor: Actor, via: str, status: str, corrects=None, reason: str = "",
+                   now=None) -> ScoreSheet:
+    """The table's next version of the game's sheet, with its rows (the caller holds the locks)."""
     version = (ScoreSheet.objects.filter(stage=stage, game=game, table_number=table_number)
                .aggregate(v=Max("version"))["v"] or 0) + 1
     decided = status == ScoreSheet.Status.CONFIRMED
@@ -100,7 +103,7 @@ def submit_sheet(*, stage: Stage, game: int, table_number: int, entry, accept_wa
             rules.check_kind(entry)
             stage = Stage.objects.select_related("event").get(pk=stage.pk)
             draw, seated = _check_playable(stage, game, table_number)
-            judgement = _judge_or_refuse(rules, event, seated, entry, accept_warnings)
+            judgement = judge_or_refuse(rules, event, seated, entry, accept_warnings)
             current = live_sheet(stage, game, table_number)
             if current is not None:
                 if current.idempotency_key == idempotency_key:
@@ -108,9 +111,9 @@ def submit_sheet(*, stage: Stage, game: int, table_number: int, entry, accept_wa
                 raise SheetExists(current)
             # Two sheets for one table (or one draft sent twice) racing past these checks are stopped by the
             # unique constraints, and the IntegrityError below sorts out which is which.
-            sheet = _create(rules=rules, stage=stage, game=game, table_number=table_number, draw=draw,
-                            seated=seated, entry=entry, judgement=judgement, key=idempotency_key, actor=actor,
-                            via=via, status=ScoreSheet.Status.SUBMITTED, now=now)
+            sheet = create_version(rules=rules, stage=stage, game=game, table_number=table_number, draw=draw,
+                                   seated=seated, entry=entry, judgement=judgement, key=idempotency_key,
+                                   actor=actor, via=via, status=ScoreSheet.Status.SUBMITTED, now=now)
             record(actor=actor, action="sheet.submitted", target=sheet, event=event,
                    after=rules.audit(seated, entry, judgement))
             return sheet
@@ -171,14 +174,21 @@ def confirm_sheet(*, sheet: ScoreSheet, actor: Actor, now=None,
 
 def _submitted_sheets(stage: Stage, game: int, actor: Actor) -> dict[str, list[ScoreSheet]]:
     """The game's submitted sheets sorted out: "clean" (submitted with no problems: one action confirms them),
-    and those skipped: "warnings" (opened and checked one by one), "stale" (entered for an earlier seating)
-    and "own" (the actor submitted them; someone else confirms)."""
+    and those skipped: "stale" (entered for an earlier seating), "disputed" and "unagreed" (a table keeping its
+    own sheet that disputes it, or has not agreed to it yet), "warnings" (opened and checked one by one) and
+    "own" (the actor submitted them; someone else confirms)."""
     current = seating.game_draw(stage, game)
-    out: dict[str, list[ScoreSheet]] = {"clean": [], "warnings": [], "stale": [], "own": []}
-    for sheet in (ScoreSheet.objects.filter(stage=stage, game=game, status=ScoreSheet.Status.SUBMITTED)
-                  .select_related("stage__event__festival", "draw").order_by("table_number")):
+    out: dict[str, list[ScoreSheet]] = {"clean": [], "stale": [], "disputed": [], "unagreed": [], "warnings": [],
+                                        "own": []}
+    submitted = list(ScoreSheet.objects.filter(stage=stage, game=game, status=ScoreSheet.Status.SUBMITTED)
+                     .select_related("stage__event__festival", "draw").order_by("table_number"))
+    agreed = agreements(submitted, stage.event)
+    for sheet in submitted:
+        agreement = agreed.get(sheet.pk)
         if current is None or sheet.draw_id != current.pk:
             out["stale"].append(sheet)
+        elif agreement is not None and not agreement.clean:
+            out["disputed" if agreement.disputes else "unagreed"].append(sheet)
         elif sheet.warnings:
             out["warnings"].append(sheet)
         elif actor.user is not None and sheet.submitted_by_id == actor.user.pk:
@@ -215,6 +225,12 @@ def _clean_preview(stage: Stage, game: int, sorted_out: dict[str, list[ScoreShee
             "(table %(tables)s).",
             "%(count)s sheets entered for an earlier seating stay submitted: return them to the referees "
             "(tables %(tables)s).", n),
+        "disputed": lambda n: ngettext(
+            "%(count)s sheet its table disputes stays submitted: a referee settles it (table %(tables)s).",
+            "%(count)s sheets their tables dispute stay submitted: a referee settles each (tables %(tables)s).", n),
+        "unagreed": lambda n: ngettext(
+            "%(count)s sheet its table has not agreed to yet stays submitted (table %(tables)s).",
+            "%(count)s sheets their tables have not agreed to yet stay submitted (tables %(tables)s).", n),
         "own": lambda n: ngettext(
             "%(count)s sheet you submitted yourself stays submitted: someone else confirms it (table %(tables)s).",
             "%(count)s sheets you submitted yourself stay submitted: someone else confirms them "
@@ -271,7 +287,9 @@ def return_sheet(*, sheet: ScoreSheet, actor: Actor, reason: str, now=None) -> S
 
 def correct_sheet(*, sheet: ScoreSheet, entry, reason: str, accept_warnings: bool, idempotency_key: str,
                   actor: Actor, now=None) -> ScoreSheet:
-    """The chief referee or organiser corrects a confirmed sheet: a new confirmed version, the old one kept."""
+    """The chief referee or organiser corrects a sheet: a new confirmed version, the old one kept (superseded).
+    A confirmed sheet is corrected after the fact; a submitted one (a table's disputed sheet) is settled by
+    the correction, which confirms it."""
     now = now or timezone.now()
     if not reason.strip():
         raise ServiceError(_("A correction needs a reason."), code="reason")
@@ -282,24 +300,29 @@ def correct_sheet(*, sheet: ScoreSheet, entry, reason: str, accept_warnings: boo
         existing = ScoreSheet.objects.filter(idempotency_key=idempotency_key).first()
         if existing is not None:
             return existing
-        if old.status != ScoreSheet.Status.CONFIRMED:
-            raise ServiceError(_("Only a confirmed sheet can be corrected."), code="not_confirmed")
+        if old.status not in ScoreSheet.LIVE:
+            raise ServiceError(_("Only a submitted or confirmed sheet can be corrected."), code="not_confirmed")
+        was_confirmed = old.status == ScoreSheet.Status.CONFIRMED
+        if not was_confirmed and seating.game_draw(old.stage, old.game) != old.draw:
+            raise ServiceError(_("This sheet was entered for a seating that is no longer this game's; it cannot "
+                                 "be confirmed. Return it to the referee."), code="stale_draw")
         event = old.stage.event
         rules = game_of(event)
         rules.check_kind(entry)
         seated = seating.seats(old.draw, table=old.table_number)
-        judgement = _judge_or_refuse(rules, event, seated, entry, accept_warnings)
+        judgement = judge_or_refuse(rules, event, seated, entry, accept_warnings)
         old.status = ScoreSheet.Status.SUPERSEDED
         old.save(update_fields=["status"])
-        new = _create(rules=rules, stage=old.stage, game=old.game, table_number=old.table_number, draw=old.draw,
-                      seated=seated, entry=entry, judgement=judgement, key=idempotency_key, actor=actor,
-                      via=str(actor), status=ScoreSheet.Status.CONFIRMED, corrects=old, reason=reason.strip(),
-                      now=now)
+        new = create_version(rules=rules, stage=old.stage, game=old.game, table_number=old.table_number,
+                             draw=old.draw, seated=seated, entry=entry, judgement=judgement, key=idempotency_key,
+                             actor=actor, via=str(actor), status=ScoreSheet.Status.CONFIRMED, corrects=old,
+                             reason=reason.strip(), now=now)
         before = [{"position": p, "score": str(s), "win": w}
                   for p, s, w in old.seats.order_by("position").values_list("position", "score", "win")]
         record(actor=actor, action="sheet.corrected", target=new, event=event,
-               before={"sheet": old.pk, "seats": before}, after=rules.audit(seated, entry, judgement),
-               reason=reason.strip())
-        progress.correction_effects(sheet=new, actor=actor)
+               before={"sheet": old.pk, "status": "confirmed" if was_confirmed else "submitted", "seats": before},
+               after=rules.audit(seated, entry, judgement), reason=reason.strip())
+        if was_confirmed:  # what the old result already moved on (standings used, a round closed) is said
+            progress.correction_effects(sheet=new, actor=actor)
         progress.after_confirmation(sheet=new, actor=actor)
     return new

@@ -1,5 +1,6 @@
-"""The chief referee's live board of a game: every table pending, submitted, confirmed or returned, one-tap
-confirmation of clean sheets, refreshed by htmx polling (and by a plain reload without JavaScript)."""
+"""The chief referee's live board of a game: every table pending, submitted, confirmed or returned (and, where
+the players keep their own sheets, agreed by the table, by most of it, disputed with the reason, or waiting),
+one-tap confirmation of clean sheets, refreshed by htmx polling (and by a plain reload without JavaScript)."""
 
 from django.contrib import messages
 from django.shortcuts import redirect, render
@@ -19,6 +20,7 @@ from tournament.views.helpers import run_service
 
 from ..forms.board import BoardFilterForm
 from ..models import ScoreSheet
+from ..services.agreement import agreements
 from ..services.links import current_referees, last_heard, live_links
 from ..services.progress import NO_STAGE, current_stage, stage_progress
 from ..services.sheets import clean_sheets_preview, confirm_clean_sheets, confirm_sheet
@@ -37,9 +39,10 @@ from .staff import (
 CORRECTION_WARNINGS_SHOWN = 5
 
 
-def _table_rows(stage: Stage, game: int, draw: Draw | None) -> list[dict]:
+def _table_rows(stage: Stage, game: int, draw: Draw | None, user_id: int | None) -> list[dict]:
     """Every table of the game with its current sheet: live (submitted/confirmed), else the last returned.
-    Only sheets entered for this seating: a table of another draw is other players."""
+    Only sheets entered for this seating: a table of another draw is other players. `quick`: whether one tap
+    confirms it (submitted, no warnings, agreed by its table where the table keeps it, not `user_id`'s own)."""
     if draw is None:
         return []
     players = dict(seating.by_table(seating.seats(draw)))
@@ -51,16 +54,21 @@ def _table_rows(stage: Stage, game: int, draw: Draw | None) -> list[dict]:
             current[sheet.table_number] = sheet
     links = live_links(stage.event)
     referees = current_referees(stage.event)
+    agreed = agreements(list(current.values()), stage.event)  # tables keeping their own sheets
     rows = []
     for number, seats in sorted(players.items()):
         sheet = current.get(number)
         state = sheet.status if sheet else PENDING
         link, held = links.get(number), referees.get(number)
+        agreement = agreed.get(sheet.pk) if sheet else None
+        warnings = bool(sheet and sheet.warnings)
         # Heard from: the table's card or its signed-in referee, whichever asked last.
         rows.append({"number": number, "seats": seats, "sheet": sheet, "state": state,
-                     "label": STATE_LABELS[state], "warnings": bool(sheet and sheet.warnings),
+                     "label": STATE_LABELS[state], "warnings": warnings, "agreement": agreement,
                      "has_link": link is not None, "referee": held.referee if held else None,
-                     "heard_at": last_heard(link, held)})
+                     "heard_at": last_heard(link, held),
+                     "quick": (state == S.SUBMITTED and not warnings and (agreement is None or agreement.clean)
+                               and sheet.submitted_by_id != user_id)})
     return rows
 
 
@@ -82,7 +90,7 @@ def board_context(request, event: Event, form: BoardFilterForm, **extra) -> dict
     if not game or not stage or game > stage.games:
         game = progress.seated_game
     draw = games[game - 1].draw if games else None
-    rows = _table_rows(stage, game, draw) if stage else []
+    rows = _table_rows(stage, game, draw, request.user.pk) if stage else []
     counts = {state: 0 for state in STATES}
     for row in rows:
         counts[row["state"]] += 1
@@ -94,14 +102,14 @@ def board_context(request, event: Event, form: BoardFilterForm, **extra) -> dict
     following = games[game] if games and game < len(games) else None
     next_game_url = (board_url(event, stage=stage.number, game=following.game)
                      if following and following.draw is not None and games[game - 1].complete else "")
-    clean = sum(1 for row in rows if row["state"] == S.SUBMITTED and not row["warnings"]
-                and row["sheet"].submitted_by_id != request.user.pk)
+    clean = sum(1 for row in rows if row["quick"])
     context = {
         "clean": clean,
         "festival": event.festival, "event": event, "stages": stages, "stage": stage, "games": games,
         "game": game, "draw": draw, "rows": shown, "total": len(rows),
         "counts": [(state, STATE_LABELS[state], counts[state]) for state in STATES],
         "with_warnings": sum(1 for row in rows if row["warnings"]),
+        "disputed": [row for row in rows if row["agreement"] is not None and row["agreement"].disputes],
         "only_warnings": only_warnings, "query": query, "poll_url": board_url(event, **query),
         "now": timezone.now(), "correction_warnings": _correction_warnings(event),
         "is_organiser": request.is_organiser, "next_game": following.game if next_game_url else None,
@@ -135,6 +143,10 @@ def quick_confirm(request, event, sheet_id):
         if sheet.warnings and sheet.status == S.SUBMITTED:
             raise ServiceError(_("Table %(table)s has warnings: open the sheet and check them before confirming.")
                                % {"table": sheet.table_number})
+        agreement = agreements([sheet], event).get(sheet.pk)
+        if agreement is not None and not agreement.clean:
+            raise ServiceError(_("Table %(table)s has not agreed to its sheet (%(state)s): open it and settle it "
+                                 "before confirming.") % {"table": sheet.table_number, "state": agreement.label})
         return confirm_sheet(sheet=sheet, actor=Actor.of(request))
 
     return run_service(

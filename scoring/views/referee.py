@@ -28,11 +28,20 @@ from tournament.views.errors import page_not_found, permission_denied
 from tournament.zone import use_festival_zone
 
 from ..forms.common import new_key
+from ..forms.table_players import AnswerForm
 from ..games import game_of
 from ..models import ScoreSheet, SheetSeat
 from ..services.access import LinkRefusal, TableAccess, table_by_link, table_for_user, table_stage
+from ..services.agreement import agreements
 from ..services.links import heard_from
 from ..services.sheets import SheetExists, SheetRefused, submit_sheet
+from ..services.table_sheets import (
+    PERSONAL_PAGE,
+    TABLE_CARD,
+    correct_entered_sheet,
+    enter_sheet,
+    seated_player,
+)
 
 DRAFT_PREFIX = "rk-sheet"
 
@@ -179,9 +188,17 @@ class _Game:
     def open_for_entry(self) -> bool:
         return bool(self.seats) and self.live is None and self.access.stage.closed_at is None
 
-    def form(self, data=None, *, require_key=True):
+    @property
+    def correctable(self) -> bool:
+        """A player of a table keeping its own sheet may correct it into a new version until it is confirmed."""
+        return (self.access.answer_url(self.number) is not None and self.live is not None
+                and self.live.status == ScoreSheet.Status.SUBMITTED and self.access.stage.closed_at is None)
+
+    def form(self, data=None, *, require_key=True, correcting=False):
         initial = {"idempotency_key": new_key()}
-        if self.returned is not None:
+        if correcting:
+            initial.update(self.rules.initial_from(self.live))
+        elif self.returned is not None:
             initial.update(self.rules.initial_from(self.returned))
         return self.rules.entry_form(data, event=self.access.stage.event, seats=self.seats, initial=initial,
                                      require_key=require_key)
@@ -189,13 +206,24 @@ class _Game:
     def judge(self, form):
         return self.rules.judge(self.access.stage.event, self.seats, form.entry())
 
-    def render(self, request, *, form=None, judgement=None, shown=None, status=200, notice=""):
+    def render(self, request, *, form=None, judgement=None, shown=None, status=200, notice="", correcting=False):
         access = self.access
         if form is None and self.open_for_entry and shown is None:
             form = self.form()
+        elif form is None and correcting and self.correctable:
+            form = self.form(correcting=True)
+        sheet = None if correcting and form is not None else (shown or self.live)
+        answer_url = access.answer_url(self.number)
+        agreement = agreements([sheet], access.stage.event).get(sheet.pk) if sheet and answer_url else None
         return render(request, "scoring/referee/game.html", _context(
-            access, game=self.number, rules=self.rules, seats=self.seats, released=self.released, form=form,
-            judgement=judgement, sheet=shown or self.live, returned=self.returned, notice=notice,
+            access, agreement=agreement, answer_url=answer_url, correctable=self.correctable,
+            correcting=self.live.version if correcting and form is not None and self.live else None,
+            seat_code=access.asks_seat_code, my_seat=_my_seat(access, sheet),
+            answer_form=_answer_form(access, sheet) if agreement is not None else None,
+            answer_rows=_answer_rows(sheet, agreement) if agreement is not None else [],
+            done_url=access.game_url(self.number) if answer_url else access.table_url(),
+            game=self.number, rules=self.rules, seats=self.seats, released=self.released, form=form,
+            judgement=judgement, sheet=sheet, returned=self.returned, notice=notice,
             submit_url=access.game_url(self.number), preview_url=access.preview_url(self.number),
             status_url=access.status_url(self.number),
             draft_scope=access.draft_scope, restore=form is not None and not form.is_bound,
@@ -205,13 +233,49 @@ class _Game:
         ), status=status)
 
 
+def _my_seat(access: TableAccess, sheet: ScoreSheet | None) -> int | None:
+    """The seat of the player whose personal page this is, on the sheet shown."""
+    if access.player is None or sheet is None:
+        return None
+    return next((seat.position for seat in sheet.seats.all() if seat.registration_id == access.player.pk), None)
+
+
+def _answer_form(access: TableAccess, sheet: ScoreSheet) -> AnswerForm:
+    return AnswerForm(asks_seat_code=access.asks_seat_code, sheet=sheet)
+
+
+def _answer_rows(sheet: ScoreSheet, agreement) -> list[dict]:
+    """Each seat of the sheet with its player's latest answer (None: not yet)."""
+    return [{"seat": seat, "answer": agreement.answers.get(seat.position)} for seat in sheet.seats.all()]
+
+
+def _send(access: TableAccess, game: int, current: "_Game", form, data):
+    """Records the sheet: a referee's (or the chief's) submission as ever; at a table keeping its own sheet, the
+    seated player's entry or correction (the table card says which seat by its code)."""
+    values = {"entry": form.entry(), "accept_warnings": form.cleaned_data["accept_warnings"],
+              "idempotency_key": form.cleaned_data["idempotency_key"]}
+    if access.player is None and not access.asks_seat_code:
+        return submit_sheet(stage=access.stage, game=game, table_number=access.table_number, actor=access.actor,
+                            via=access.via, **values)
+    player = seated_player(stage=access.stage, game=game, table_number=access.table_number,
+                           via=PERSONAL_PAGE if access.player is not None else TABLE_CARD,
+                           registration=access.player, link=access.link, code=data.get("seat_code", "")[:8])
+    correcting = data.get("correcting", "")
+    if correcting:
+        if current.live is None or not correcting.isdigit():
+            raise ServiceError(_("The sheet changed since you opened it: look at it again."), code="changed")
+        return correct_entered_sheet(sheet=current.live, version=int(correcting[:5]), player=player, **values)
+    return enter_sheet(stage=access.stage, game=game, table_number=access.table_number, player=player, **values)
+
+
 # --- the game page: GET shows, POST checks or submits ----------------------------------------------------
 
 @require_http_methods(["GET", "HEAD", "POST"])
 def game_page(request, access: TableAccess, game: int):
     current = _Game(access, game)
+    correcting = request.GET.get("correct") == "1" or bool(request.POST.get("correcting"))
     if request.method != "POST":
-        return current.render(request)
+        return current.render(request, correcting=correcting)
     if not current.seats:
         messages.error(request, _("This game has not been released yet.") if not current.released
                        else _("There is no such table in this game."))
@@ -221,32 +285,37 @@ def game_page(request, access: TableAccess, game: int):
     if longer is not None:  # "more rows" without JavaScript: the same sheet, longer; nothing is checked or saved
         form = current.form(longer)
         form.is_valid()
-        return current.render(request, form=form)
+        return current.render(request, form=form, correcting=correcting)
     form = current.form(request.POST)
     if not form.is_valid():
-        return current.render(request, form=form, notice=_("Please correct the marked fields."))
+        return current.render(request, form=form, notice=_("Please correct the marked fields."),
+                              correcting=correcting)
     if action == "check":  # the live check without JavaScript: nothing is saved
-        return current.render(request, form=form, judgement=current.judge(form))
+        return current.render(request, form=form, judgement=current.judge(form), correcting=correcting)
     try:
-        sheet = submit_sheet(stage=access.stage, game=game, table_number=access.table_number, entry=form.entry(),
-                             accept_warnings=form.cleaned_data["accept_warnings"],
-                             idempotency_key=form.cleaned_data["idempotency_key"], actor=access.actor,
-                             via=access.via)
+        sheet = _send(access, game, current, form, request.POST)
     except SheetRefused as refused:
-        return current.render(request, form=form, judgement=refused.judgement, notice=refused.message)
+        return current.render(request, form=form, judgement=refused.judgement, notice=refused.message,
+                              correcting=correcting)
     except SheetExists as exists:
         if exists.sheet is None:  # the other sheet vanished in a race (returned meanwhile): keep what was typed
             return current.render(request, form=form, notice=exists.message)
         current.live = exists.sheet
         return current.render(request, shown=exists.sheet, notice=exists.message)
     except ServiceError as error:
-        return current.render(request, form=form, notice=error.message)
+        if error.code == "changed":  # corrected or confirmed meanwhile: the sheet as it is now
+            return current.render(request, notice=error.message)
+        return current.render(request, form=form, notice=error.message, correcting=correcting)
     if not _is_this_tables_live_sheet(sheet, access, game):
         # The key belonged to an earlier draft that was returned (or to another table): send a new one.
         fresh = current.form(_with_new_key(request.POST))
         fresh.is_valid()
         return current.render(request, form=fresh, notice=_(
             "This draft was already sent earlier. Check the sheet and send it again."))
+    if access.answer_url(game) is not None:  # the table's players answer it next: the sheet, as entered
+        messages.success(request, _("Game %(game)s of table %(table)s is entered: the other players at the table "
+                                    "agree to it on their phones.") % {"game": game, "table": access.table_number})
+        return redirect(access.game_url(game))
     messages.success(request, _("Game %(game)s of table %(table)s was sent to the chief referee.")
                      % {"game": game, "table": access.table_number})
     return redirect(access.table_url())

@@ -21,6 +21,7 @@ from ..forms.board import ReturnForm
 from ..games import game_of
 from ..games.problems import message as problem_message
 from ..models import ScoreSheet
+from ..services.agreement import agreements, players_keep_sheets
 from ..services.sheets import SheetRefused, confirm_sheet, correct_sheet, return_sheet
 from .staff import PREFIX, STATE_LABELS, S, board_url, chief_view, get_sheet, sheet_url
 
@@ -54,6 +55,7 @@ def sheet_context(request, event: Event, sheet: ScoreSheet, **extra) -> dict:
         "correction_warnings": [e for e in audit if e.action == "sheet.correction_warning"],
         "own_sheet": sheet.submitted_by_id is not None and sheet.submitted_by_id == request.user.pk,
         "return_form": ReturnForm(),
+        "agreement": agreements([sheet], event).get(sheet.pk), "correctable": _correctable(event, sheet),
         "board_url": board_url(event, stage=sheet.stage.number, game=sheet.game),
     }
     context.update(extra)
@@ -107,17 +109,23 @@ def _correction_page(request, event, sheet, form, *, judgement=None, refusal=Non
     }, status=status)
 
 
+def _correctable(event: Event, sheet: ScoreSheet) -> bool:
+    """A referee's submitted sheet is confirmed or returned; one a table keeps itself may be corrected too."""
+    return sheet.status == S.CONFIRMED or (sheet.status == S.SUBMITTED and players_keep_sheets(event))
+
+
 @require_http_methods(["GET", "HEAD", "POST"])
 @never_cache
 @chief_view
 def correct(request, event, sheet_id):
-    """Correct a confirmed sheet (chief referee or organiser): a new confirmed version with a reason."""
+    """Correct a sheet (chief referee or organiser): a new confirmed version with a reason. A confirmed one after
+    the fact; a submitted one where its table keeps its own sheet (settling a dispute)."""
     sheet = get_sheet(event, sheet_id)
     action = request.POST.get("action") if request.method == "POST" else None
     saving = request.method == "POST" and action not in ("more", "check")
     # A save goes on to the service even when the sheet is no longer confirmed: the same form sent twice (a
     # double tap) is answered there with the correction the first one recorded.
-    if sheet.status != S.CONFIRMED and not saving:
+    if not _correctable(event, sheet) and not saving:
         messages.error(request, _("Only a confirmed sheet can be corrected."))
         return redirect(sheet_url(event, sheet))
     rules = game_of(event)

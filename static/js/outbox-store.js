@@ -6,6 +6,7 @@
 //   arrives); it is "sent" only when the game's status (…/status/) holds a sheet with that key — the server
 //   answers a refusal with a page or a redirect as well, and a redirect looks alike whatever it means — and is
 //   then asked about until the chief referee confirms or returns it;
+// - a player's answer to the table's sheet (agree / dispute) is posted with its one-time key, like a check-in;
 // - a check-in is posted with its one-time key; the JSON answer (checked in, already checked in by another desk,
 //   refused with the reason) is kept for the desk page to show.
 // Each item goes under the account that queued it (`account`: its user name, "" for none), never another's:
@@ -17,7 +18,7 @@
   "use strict";
   if (root.RkOutbox) { return; }  // loaded twice in one page (the sign-out loads it where a page has not)
   var NAME = "rk-outbox", STORE = "items";
-  var TAGS = {sheet: "rk-outbox-sheets", desk: "rk-outbox-desk"};
+  var TAGS = {sheet: "rk-outbox-sheets", desk: "rk-outbox-desk", answer: "rk-outbox-answers"};
   var TOKEN_FIELD = "csrfmiddlewaretoken";
   var opening = null;
 
@@ -232,7 +233,23 @@
     });
   }
 
-  var SENDERS = {sheet: sendSheet, desk: sendCheckin};
+  // A player's answer to the table's sheet (agree / dispute), posted as its form was, with its one-time key; the
+  // JSON answer (recorded, or refused with the reason: the sheet changed meanwhile) is kept for the page to show.
+  function sendAnswer(item, token) {
+    var data = new URLSearchParams(item.body);
+    data.set(TOKEN_FIELD, token);
+    return post(item.url, data.toString(), "application/json").then(function (response) {
+      if (!isJson(response)) { return false; }
+      return response.json().then(function (answer) {
+        item.state = "done";
+        item.status = answer.status;
+        item.message = answer.message;
+        return put(item).then(function () { return true; });
+      });
+    });
+  }
+
+  var SENDERS = {sheet: sendSheet, desk: sendCheckin, answer: sendAnswer};
   // Sends what waits in `queue` under the account that queued it; resolves with how many items still wait to be
   // sent now (no connection, a server in trouble) — not those waiting for their account to sign in here again.
   function flush(queue) {

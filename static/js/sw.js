@@ -183,7 +183,8 @@ self.addEventListener("message", function (event) {
 // IndexedDB for the pages to show. Still waiting (no connection after all, a server in trouble): the promise
 // fails, and the browser tries again later. Open pages are told to show the new state. "rk-outbox" is the tag
 // older pages registered.
-var QUEUES = {"rk-outbox-sheets": ["sheet"], "rk-outbox-desk": ["desk"], "rk-outbox": ["sheet", "desk"]};
+var QUEUES = {"rk-outbox-sheets": ["sheet"], "rk-outbox-desk": ["desk"], "rk-outbox-answers": ["answer"],
+              "rk-outbox": ["sheet", "desk"]};
 self.addEventListener("sync", function (event) {
   var queues = QUEUES[event.tag];
   if (!queues) { return; }

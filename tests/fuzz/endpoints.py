@@ -65,7 +65,7 @@ EVENT_FORM = {"preset": "preset", "name": "name", "slug": "slug", "game": "game_
               "first_seating": "first_seating", "ranking_points": "points", "under_15_no_points": "bool",
               "tiebreaks": "tiebreaks", "public_draw": "bool", "public_standings": "bool", "public_scores": "bool",
               "public_names": "public_names", "public_affiliations": "bool", "numbering": "numbering",
-              "avoid_same_affiliation": "bool", "avoid_repeat_opponents": "bool", "spread_seeds": "bool", "walk_ins": "bool", "propose": "propose"}
+              "avoid_same_affiliation": "bool", "avoid_repeat_opponents": "bool", "spread_seeds": "bool", "walk_ins": "bool", "sheets_by": "sheets_by", "agreement_minutes": "agreement_minutes", "propose": "propose"}
 SCHEDULE = {"action": "slot_action", "slot-TOTAL_FORMS": "games", "slot-INITIAL_FORMS": "games",
             "slot-{s}-kind": "slot_kind", "slot-{s}-number": "stage_no", "slot-{s}-label": "name",
             "slot-{s}-starts": "time", "slot-{s}-ends": "time", "slot-{s}-remove": "bool"}

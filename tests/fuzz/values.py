@@ -122,6 +122,8 @@ KINDS: dict[str, Kind] = {
     "checkin": choice("closed", "open", "schedule"),
     "numbering": choice("registration", "random", "seeded"),
     "public_names": choice("full", "masked"),
+    "sheets_by": choice("referees", "players"),
+    "agreement_minutes": number(0, 61),
     "yes_no_name": choice("yes", "no"),
     "import_action": choice("all", "valid", "cancel"),
     "conduct_kind": choice("warning", "disqualified", "withdrew", "forfeit"),

@@ -214,13 +214,13 @@ def take_back_trials(monkeypatch, *, window=0.0):
     a take-back that does not wait for the submissions would land in between. Returns, per trial, the
     draw (read again), its stage's sheets, and what the take-back and the submissions got."""
     if window:
-        judge = sheets._judge_or_refuse
+        judge = sheets.judge_or_refuse
 
         def slow(*args, **kwargs):
             time.sleep(window)
             return judge(*args, **kwargs)
 
-        monkeypatch.setattr(sheets, "_judge_or_refuse", slow)
+        monkeypatch.setattr(sheets, "judge_or_refuse", slow)
     return [take_back_trial() for _ in range(TRIALS)]
 
 

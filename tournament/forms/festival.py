@@ -279,6 +279,13 @@ class EventForm(forms.Form):
     avoid_repeat_opponents = _checkbox("avoid_repeat_opponents")
     spread_seeds = _checkbox("spread_seeds")
     walk_ins = _checkbox("walk_ins")
+    sheets_by = forms.ChoiceField(
+        label=_("Who enters the sheets"), choices=Event.SheetsBy.choices, widget=forms.RadioSelect,
+        help_text=Event._meta.get_field("sheets_by").help_text,
+        error_messages={"invalid_choice": _("Choose referees or the players.")})
+    agreement_minutes = forms.IntegerField(
+        label=_("Minutes to agree"), min_value=1, max_value=60,
+        help_text=Event._meta.get_field("agreement_minutes").help_text)
     # Shown only once saving was refused for times already past (services.festivals): ticked, they are saved.
     past_confirmed = forms.BooleanField(
         label=_("These times are in the past on purpose (an event that has already taken place): save them."),

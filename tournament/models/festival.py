@@ -4,6 +4,7 @@ import zoneinfo
 
 from django.conf import settings
 from django.core.exceptions import ValidationError
+from django.core.validators import MaxValueValidator, MinValueValidator
 from django.db import models
 from django.urls import reverse
 from django.utils import timezone
@@ -172,6 +173,22 @@ class Event(models.Model):
     walk_ins = models.BooleanField(
         _("the desk may register walk-ins"), default=True,
         help_text=_("Players who arrive without registering are entered and checked in at the desk."),
+    )
+    class SheetsBy(models.TextChoices):
+        REFEREES = "referees", _("Referees at the tables")
+        PLAYERS = "players", _("The players at each table")
+
+    # Who enters each game's score sheet: a referee per table, or the four players on their own phones, agreeing
+    # on it before the chief referee confirms (scoring/services/agreement.py). Fixed once a stage is drawn.
+    sheets_by = models.CharField(
+        _("who enters the sheets"), max_length=8, choices=SheetsBy.choices, default=SheetsBy.REFEREES,
+        help_text=_("With the players, any player at the table enters the game's sheet on their phone and the "
+                    "others agree or dispute it; the chief referee confirms and settles disputes."),
+    )
+    agreement_minutes = models.PositiveSmallIntegerField(
+        _("minutes to agree"), default=5, validators=[MinValueValidator(1), MaxValueValidator(60)],
+        help_text=_("After this long without a dispute, a sheet most of the table agreed to goes to the chief "
+                    "referee as it is (“agreed by 3 of 4”)."),
     )
     # What the public sees: the organiser decides per event.
     public_draw = models.BooleanField(_("show the draw to the public"), default=True)

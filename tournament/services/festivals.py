@@ -48,7 +48,7 @@ EVENT_FIELDS = (
     "final_games", "rotation_games", "first_seating", "numbering", "avoid_same_affiliation",
     "avoid_repeat_opponents", "spread_seeds", "public_draw", "public_standings", "public_scores", "public_names",
     "public_affiliations", "ranking_points",
-    "under_15_no_points", "tiebreaks", "walk_ins",
+    "under_15_no_points", "tiebreaks", "walk_ins", "sheets_by", "agreement_minutes",
 )
 # What decides results: refused once the event has started.
 RESULT_FIELDS = ("game", "format", "ruleset", "stage_games", "final_games", "rotation_games", "first_seating",
@@ -136,6 +136,10 @@ def locked_fields(event: Event) -> dict[str, str]:
         reason = _("Cannot change: the event has started (%(stage)s is drawn), and this would change its "
                    "results.") % {"stage": stage}
         locked = dict.fromkeys(RESULT_FIELDS, reason)
+    if stage:
+        # The tables' cards, the players' pages and the chief's board of a drawn round are made for one way.
+        locked["sheets_by"] = _("Cannot change: %(stage)s is drawn, and its tables already enter their sheets "
+                                "this way.") % {"stage": stage}
     if event.pk and event.numbers_assigned_at:
         locked["numbering"] = _("Cannot change: the player numbers are already assigned.")
     return locked

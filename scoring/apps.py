@@ -11,7 +11,10 @@ class ScoringConfig(AppConfig):
         # A score sheet's reason is free text a referee types: contacts typed there go at the end of retention.
         from tournament.services import erasure
 
-        from .models import ScoreSheet
+        from .models import ScoreSheet, SheetAnswer
 
         erasure.scrub_typed_text("score sheet reason",
                                  lambda festival: ScoreSheet.objects.filter(stage__event__festival=festival), "reason")
+        erasure.scrub_typed_text("sheet dispute reason",
+                                 lambda festival: SheetAnswer.objects.filter(sheet__stage__event__festival=festival),
+                                 "reason")

@@ -23,6 +23,8 @@ PUBLIC = {
     "public-hall-live": SHARED, "round-clock": REVALIDATE, "api-event": "no-cache", "api-standings": "no-cache",
     "api-draw": "no-cache", "player-page": NEVER_CACHE, "service-worker": "no-cache",
     "player-erase": NEVER_CACHE, "player-data": NEVER_CACHE,
+    # A seated player's table sheet (the token is the key to act on it): never kept anywhere.
+    **{f"player-sheet-{name}": NEVER_CACHE for name in ("table", "game", "preview", "status", "answer")},
 }
 
 

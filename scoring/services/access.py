@@ -14,7 +14,7 @@ from dataclasses import dataclass
 
 from django.urls import reverse
 
-from tournament.models import Draw, Player, Registration, Seat, Stage
+from tournament.models import Player, Registration, Stage
 from tournament.permissions import CHIEF_REFEREE, REFEREE, has_role
 from tournament.services import seating
 from tournament.services.audit import Actor
@@ -186,8 +186,7 @@ def table_for_player(token: str, event_slug: str) -> TableAccess | Player | None
     if (stage is None or event.sheets_by != event.SheetsBy.PLAYERS
             or registration.status != Registration.Status.REGISTERED):
         return player
-    seat = (Seat.objects.filter(registration=registration, draw__stage=stage, draw__status=Draw.Status.RELEASED)
-            .select_related("table").order_by("-draw__game").first())
+    seat = seating.newest_seat_in_stage(registration, stage)
     if seat is None:
         return player
     label = f"player {registration.number or registration.pk}, seat {seat.position}"

@@ -25,7 +25,7 @@ from tournament.services.locking import lock_event
 from ..games import Judgement, SheetGame, game_of
 from ..models import ScoreSheet
 from . import progress
-from .agreement import agreements
+from .agreement import agreements, players_keep_sheets
 
 
 class SheetRefused(ServiceError):
@@ -300,9 +300,12 @@ def correct_sheet(*, sheet: ScoreSheet, entry, reason: str, accept_warnings: boo
         existing = ScoreSheet.objects.filter(idempotency_key=idempotency_key).first()
         if existing is not None:
             return existing
-        if old.status not in ScoreSheet.LIVE:
-            raise ServiceError(_("Only a submitted or confirmed sheet can be corrected."), code="not_confirmed")
         was_confirmed = old.status == ScoreSheet.Status.CONFIRMED
+        # A referee's submitted sheet is confirmed or returned to them; one a table keeps itself (a dispute) the
+        # chief may settle by correcting it.
+        if not was_confirmed and not (old.status == ScoreSheet.Status.SUBMITTED
+                                      and players_keep_sheets(old.stage.event)):
+            raise ServiceError(_("Only a confirmed sheet can be corrected."), code="not_confirmed")
         if not was_confirmed and seating.game_draw(old.stage, old.game) != old.draw:
             raise ServiceError(_("This sheet was entered for a seating that is no longer this game's; it cannot "
                                  "be confirmed. Return it to the referee."), code="stale_draw")

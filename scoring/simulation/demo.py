@@ -6,7 +6,9 @@ event in the middle of a round, so every role has something to do whatever the h
 - finished events with final results, certificates and ranking points: the children's event of the Busan
   festival and a festival of two events played a week ago (`demo-results`);
 - the Hong Kong final live: game 1 confirmed, game 2 half done (sheets confirmed, sheets waiting for the
-  chief referee, tables not entered yet, some of them the demo referee's).
+  chief referee, tables not entered yet, some of them the demo referee's);
+- a club night whose players keep their own sheets (`demo-club-night`): one table agreed by three of four,
+  one disputed, two still to enter from the players' personal pages.
 
 Each part runs once: what is already played is left as it is (the newcomer may have changed it).
 """
@@ -30,10 +32,12 @@ from ..results.actions import set_ranking_points
 from ..services.links import assign_tables
 from ..services.progress import close_stage, current_stage
 from ..services.sheets import confirm_sheet, submit_sheet
-from .play import SEEDS, play, simulate
+from ..services.table_sheets import PERSONAL_PAGE, answer_sheet, enter_sheet, seated_player
+from .play import SEEDS, play, prepare_event, simulate
 from .racks import plausible_entry
 
 RESULTS_SLUG = "demo-results"
+CLUB_SLUG = "demo-club-night"
 BUSAN_SLUG, KIDS_SLUG = "busan-2014", "rummikub-kids"
 HONG_KONG_SLUG, LIVE_SLUG = "hong-kong-2016", "final"
 # The organiser's ranking-points table for places 1, 2, 3 … (R9): what a regional ranking might give.
@@ -141,6 +145,55 @@ def make_live(now: dt.datetime) -> Event | None:
     return event
 
 
+def club_night() -> tuple[Event, bool]:
+    """A club night whose players keep their own sheets (Event.sheets_by), in game 1 of a Hong Kong-style
+    round of 16: table 1 entered and agreed by three of its four players (seat 4 has yet to answer), table 2
+    disputed, tables 3 and 4 still to enter."""
+    festival = Festival.objects.filter(slug=CLUB_SLUG).first()
+    if festival is not None:
+        return festival.events.get(), False
+    with transaction.atomic():  # all or nothing: run again, it is made whole
+        event, rng = prepare_event("hk", 16, 2030, name="Club night: the players keep the sheets")
+        festival = event.festival
+        Festival.objects.filter(pk=festival.pk).update(slug=CLUB_SLUG, name="Club night (players keep the sheets)")
+        Event.objects.filter(pk=event.pk).update(sheets_by=Event.SheetsBy.PLAYERS, rotation_games=3, slug="club-night")
+        event.refresh_from_db()
+        organiser = Actor(label="demo organiser")
+        stage = draws.start_event(event=event, actor=organiser)
+        draws.release_draw(draw=draws.draft_draw(stage=stage, actor=organiser, seed=rng.randrange(SEEDS)),
+                           actor=organiser)
+
+        def player(table: int, position: int):
+            seat = seating.seats(seating.game_draw(stage, 1), table=table)[position - 1]
+            return seated_player(stage=stage, game=1, table_number=table, via=PERSONAL_PAGE,
+                                 registration=seat.registration)
+
+        for table in (1, 2):
+            ids = seating.player_ids(seating.game_draw(stage, 1))[table - 1]
+            sheet = enter_sheet(stage=stage, game=1, table_number=table, accept_warnings=True,
+                                entry=plausible_entry(rng, ruleset_of(event), ids),
+                                idempotency_key=f"demo-club-{table}", player=player(table, 1))
+            for position in (2, 3):
+                disputes = table == 2 and position == 3
+                answer_sheet(sheet=sheet, version=1, player=player(table, position), agree=not disputes,
+                             reason="Seat 2 still had a joker" if disputes else "",
+                             idempotency_key=f"demo-club-{table}-{position}")
+        users = {name: user for name in ("organiser", "chief", "referee", "desk") if (user := _demo_user(name))}
+        if len(users) == 4:  # load_demo made the accounts: the organiser and the chief find it on My work
+            join_staff(users, [festival])
+    return event, True
+
+
+def _club_lines(event: Event) -> list[str]:
+    stage = event.stages.get(number=1)
+    lines = [f"{event.name}: /f/{event.festival.slug}/{event.slug}/ — the chief's board shows agreed and disputed "
+             "tables; personal pages of players at its tables:"]
+    for table, position, what in ((1, 4, "has yet to agree"), (3, 1, "enters game 1"), (3, 2, "then agrees")):
+        seat = seating.seats(seating.game_draw(stage, 1), table=table)[position - 1]
+        lines.append(f"  table {table}, seat {position} ({what}): {seat.registration.player.get_absolute_url()}")
+    return lines
+
+
 def load_demo_results(now: dt.datetime | None = None) -> list[str]:
     """Play what the demo needs played; returns what was done, one line each, for the command's output."""
     now = now or timezone.now()
@@ -150,4 +203,5 @@ def load_demo_results(now: dt.datetime | None = None) -> list[str]:
     for event, what in ((play_kids_event(now), "finished"), (make_live(now), "live, in the middle of game 2")):
         if event is not None:
             lines.append(f"{event.name}: {what} — /f/{event.festival.slug}/{event.slug}/")
-    return lines
+    club, _created = club_night()
+    return lines + _club_lines(club)

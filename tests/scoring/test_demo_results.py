@@ -55,3 +55,17 @@ def test_refused_outside_development_without_force(settings):
     with pytest.raises(CommandError):
         call_command("load_demo_results")
     assert not Festival.objects.filter(slug="demo-results").exists()
+
+
+def test_the_club_night_demo_has_player_run_tables_agreed_disputed_and_to_enter(db):
+    from scoring.models import ScoreSheet
+    from scoring.services.agreement import DISPUTED, WAITING, agreements
+    from scoring.simulation.demo import club_night
+
+    event, created = club_night()
+    assert created and event.sheets_by == event.SheetsBy.PLAYERS and event.slug == "club-night"
+    sheets = list(ScoreSheet.objects.filter(stage__event=event).select_related("stage__event").order_by("table_number"))
+    found = agreements(sheets, event)
+    assert [(s.table_number, found[s.pk].state, found[s.pk].agreed) for s in sheets] == [
+        (1, WAITING, 3), (2, DISPUTED, 2)]
+    assert club_night() == (event, False)

@@ -191,7 +191,7 @@ def busy_game():
 def test_confirming_every_clean_sheet_skips_and_reports_the_others(busy_game):
     stage, chief = busy_game
     tables = confirm_clean_sheets(stage=stage, game=1, actor=Actor(user=chief))
-    assert tables == {"clean": [1, 2, 5], "warnings": [3], "stale": [], "own": [4]}
+    assert tables == {"clean": [1, 2, 5], "warnings": [3], "stale": [], "disputed": [], "unagreed": [], "own": [4]}
     states = dict(ScoreSheet.objects.filter(stage=stage).values_list("table_number", "status"))
     assert states == {1: S.CONFIRMED, 2: S.CONFIRMED, 3: S.SUBMITTED, 4: S.SUBMITTED, 5: S.CONFIRMED}
     assert ScoreSheet.objects.get(stage=stage, table_number=1).decided_by == chief

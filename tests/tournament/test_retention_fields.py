@@ -12,7 +12,7 @@ import pytest
 from django.apps import apps
 from django.db import models
 
-from scoring.models import ScoreSheet
+from scoring.models import ScoreSheet, SheetAnswer
 from scoring.simulation import simulate
 from tests.factories import make_staff
 from tournament.models import AuditEntry, ConductRecord, PendingImport, Player, Registration
@@ -124,14 +124,19 @@ CLASSIFICATION = {
     },
     "scoring.TableLink": {
         "id": ROW, "event": ROW, "table_number": PLAY, "token": WRITTEN_BY_APP, "created_at": WHEN,
-        "revoked_at": WHEN, "last_contact_at": WHEN,
+        "revoked_at": WHEN, "last_contact_at": WHEN, "seat_codes": WRITTEN_BY_APP,
     },
     "scoring.ScoreSheet": {
         "id": ROW, "stage": ROW, "draw": ROW, "corrects": ROW, "game": PLAY, "table_number": PLAY, "version": PLAY,
         "status": PLAY, "end": PLAY, "warnings": PLAY + " (the codes of the warnings the referee accepted)",
         "idempotency_key": WRITTEN_BY_APP, "submitted_at": WHEN, "decided_at": WHEN, "submitted_by": STAFF,
         "decided_by": STAFF, "submitted_via": STAFF + " (or the table link that sent it)",
-        "reason": TYPED_CONTACTS,
+        "reason": TYPED_CONTACTS, "entered_by_seat": PLAY,
+    },
+    "scoring.SheetAnswer": {
+        "id": ROW, "sheet": ROW, "registration": ROW, "position": PLAY, "answer": PLAY, "answered_at": WHEN,
+        "via": WRITTEN_BY_APP, "idempotency_key": WRITTEN_BY_APP,
+        "reason": TYPED_CONTACTS + " (a player's few words disputing a sheet)",
     },
     "scoring.SheetSeat": {
         "id": ROW, "sheet": ROW, "registration": ROW,
@@ -264,6 +269,7 @@ ROWS_OF = {
     "tournament.AuditEntry": lambda festival: AuditEntry.objects.filter(festival=festival),
     "tournament.PendingImport": lambda festival: PendingImport.objects.filter(festival=festival),
     "scoring.ScoreSheet": lambda festival: ScoreSheet.objects.filter(stage__event__festival=festival),
+    "scoring.SheetAnswer": lambda festival: SheetAnswer.objects.filter(sheet__stage__event__festival=festival),
 }
 
 

@@ -214,6 +214,12 @@ def current_seats(registrations: Iterable[Registration]) -> dict[int, Seat]:
     return found
 
 
+def newest_seat_in_stage(registration: Registration, stage: Stage) -> Seat | None:
+    """The registration's seat in the stage's newest released draw that seats it (Hong Kong: the latest game)."""
+    return (Seat.objects.filter(registration=registration, draw__stage=stage, draw__status=Draw.Status.RELEASED)
+            .select_related("table").order_by("-draw__game").first())
+
+
 @dataclass(frozen=True)
 class NextTable:
     """The next game a player has to play: where, and with whom (seat order, the player included)."""

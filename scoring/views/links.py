@@ -148,7 +148,9 @@ def referee_cards(request, event):
         if only and number != only:
             continue
         url = entry_url(request, link.token)
-        cards.append({"number": number, "qr": _qr(url, 6)})
+        # A player-run table: whoever holds the phone says which seat they are by their seat's code.
+        codes = list(enumerate(link.seat_codes, start=1)) if event.sheets_by == event.SheetsBy.PLAYERS else []
+        cards.append({"number": number, "qr": _qr(url, 6), "seat_codes": codes})
     return render(request, "scoring/board/cards.html", {
         "festival": event.festival, "event": event, "stage": seating.stage_in_play(event), "cards": cards,
         "missing": len(set(seating.event_table_numbers(event)) - {card["number"] for card in cards}),

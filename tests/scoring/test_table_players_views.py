@@ -165,3 +165,12 @@ def test_the_board_of_player_run_tables_asks_the_same_queries_however_many_table
     board = reverse("board", kwargs={"festival": stage.event.festival.slug, "event": stage.event.slug})
     with django_assert_max_num_queries(30):
         assert client.get(board).status_code == 200
+
+
+def test_the_printed_table_card_of_a_player_run_event_carries_each_seats_code(client, stage, organiser):
+    link = TableLink.objects.create(event=stage.event, table_number=1)
+    client.force_login(organiser)
+    page = text(client.get(reverse("board-link-cards", kwargs={"festival": stage.event.festival.slug,
+                                                                  "event": stage.event.slug})))
+    assert all(f"Seat {n}: <strong class=\"stat\">{code}</strong>" in page
+               for n, code in enumerate(link.seat_codes, start=1))

@@ -37,6 +37,7 @@ from scoring.models import ScoreSheet, TableLink
 from scoring.services import conduct as conduct_services
 from scoring.services.links import assign_tables, ensure_links
 from scoring.services.sheets import confirm_sheet, submit_sheet
+from scoring.services.table_sheets import PERSONAL_PAGE, enter_sheet, seated_player
 from scoring.simulation import simulate
 from scoring.simulation.word import plausible_word_sheet
 from tests.e2e.inflight import wait_until_idle
@@ -51,7 +52,7 @@ from tests.factories import (
 )
 from tests.scoring.helpers import entry_for, key
 from tournament.models import ConductRecord, Event, Registration
-from tournament.services import draws
+from tournament.services import draws, seating
 from tournament.services.audit import Actor
 from tournament.services.guardian import token_hash as guardian_hash
 
@@ -146,6 +147,13 @@ def build_world() -> SimpleNamespace:
                               via="table 1 link")
     confirm_sheet(sheet=word_sheet, actor=Actor(user=chief))
 
+    # A club night whose players keep the sheets: table 1 entered by seat 1, table 2 still to enter.
+    club = released_stage(8, festival=festival, name="Club night", sheets_by=Event.SheetsBy.PLAYERS, start=started)
+    club_seats = {t: seating.seats(seating.game_draw(club, 1), table=t) for t in (1, 2)}
+    enter_sheet(stage=club, game=1, table_number=1, entry=entry_for(club, 1, 1, (0, 5, 9, 14)), accept_warnings=True,
+                idempotency_key=key(), player=seated_player(stage=club, game=1, table_number=1, via=PERSONAL_PAGE,
+                                                             registration=club_seats[1][0].registration))
+
     # A draft draw the organiser has not released yet (the swap form).
     draft_event = ready_event(8, festival=festival, name="Afternoon open")
     draft = draws.draft_draw(stage=draws.start_event(event=draft_event, actor=organiser_actor),
@@ -163,7 +171,16 @@ def build_world() -> SimpleNamespace:
         submitted=submitted,
         confirmed=confirmed, warned=warned, word_stage=word_stage, word_link=word_link, word_sheet=word_sheet,
         draft_event=draft_event, draft=draft, finished=finished, hong_kong=hong_kong, live_draw=stage.draws.get(),
+        club=club, club_seats=club_seats,
     )
+
+
+def _club(w, table, position, name="player-sheet-game"):
+    registration = w.club_seats[table][position - 1].registration
+    kwargs = {"token": registration.player.token, "event": w.club.event.slug}
+    if name == "player-sheet-game":
+        kwargs.update(stage=1, game=1)
+    return reverse(name, kwargs=kwargs)
 
 
 def ev(event) -> dict:
@@ -323,6 +340,14 @@ CASES = [
     Case("referee-sheet-submitted", "anonymous",
          lambda w: reverse("referee-link-game", args=[w.links[1].token, 1, 1]),
          (("Table %(number)s, game %(game)s", {"number": 1, "game": 1}),)),
+    Case("player-sheet-table", "anonymous", lambda w: _club(w, 1, 2, "player-sheet-table"),
+         (("Table %(number)s", {"number": 1}),)),
+    Case("player-sheet-agree", "anonymous", lambda w: _club(w, 1, 2),
+         (("Table %(number)s, game %(game)s", {"number": 1, "game": 1}),)),
+    Case("player-sheet-agree-ko", "anonymous", lambda w: _club(w, 1, 3),
+         (("Table %(number)s, game %(game)s", {"number": 1, "game": 1}),), lang="ko"),
+    Case("player-sheet-enter-zh-hant", "anonymous", lambda w: _club(w, 2, 1),
+         (("Table %(number)s, game %(game)s", {"number": 2, "game": 1}),), lang="zh-hant"),
     Case("referee-word-table", "anonymous", lambda w: reverse("referee-link-table", args=[w.word_link.token]),
          (("Table %(number)s", {"number": 2}),)),
     Case("referee-word-sheet", "anonymous",
@@ -607,6 +632,7 @@ NOT_PAGES = {
     "manage-staff-renew", "manage-staff-withdraw", "staff-invitation-answer",
     "service-worker", "referee-link-manifest", "referee-link-status", "referee-status",  # JavaScript, JSON
     "desk-checkin-queued", "player-data",  # a JSON download
+    "player-sheet-preview", "player-sheet-status", "player-sheet-answer", "referee-link-answer",  # htmx, JSON, POST
     "desk-guardian-signed", "manage-guardian-link",  # POSTs (the desk's row, the registrations table)
 }
 

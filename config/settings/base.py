@@ -149,6 +149,8 @@ SITE_URL = os.environ.get("DJANGO_SITE_URL", "http://127.0.0.1:8000").rstrip("/"
 RATELIMIT_VIEW = "tournament.views.errors.rate_limited"
 REGISTRATION_RATE = os.environ.get("REGISTRATION_RATE", "40/10m")
 REGISTRATION_CONTACT_RATE = os.environ.get("REGISTRATION_CONTACT_RATE", "5/m")
+# Wrong seat codes typed through one table card (a player-run table) before it waits: the codes are 4 digits.
+SEAT_CODE_RATE = os.environ.get("SEAT_CODE_RATE", "20/10m")
 
 # The client's address, alike for the lock-out and the rate limits: the reverse proxy's X-Real-IP, believed
 # only from the proxies listed here (docker-compose.yml gives nginx's fixed address); otherwise the

@@ -35,20 +35,15 @@ from ..services.access import LinkRefusal, TableAccess, table_by_link, table_for
 from ..services.agreement import agreements
 from ..services.links import heard_from
 from ..services.sheets import SheetExists, SheetRefused, submit_sheet
-from ..services.table_sheets import (
-    PERSONAL_PAGE,
-    TABLE_CARD,
-    correct_entered_sheet,
-    enter_sheet,
-    seated_player,
-)
+from ..services.table_sheets import correct_entered_sheet, enter_sheet
+from .seat_codes import seated_here
 
 DRAFT_PREFIX = "rk-sheet"
 
 
 # --- ways in ---------------------------------------------------------------------------------------------
 
-def _refuse(request, response):
+def refusal_page(request, response):
     if request.htmx:  # a refused live check reloads the page instead of swapping an error page into it
         response["HX-Refresh"] = "true"
     return response
@@ -59,7 +54,7 @@ def by_link(view):
     def wrapper(request, token, stage=None, **kwargs):
         access = table_by_link(token, request.user)
         if isinstance(access, LinkRefusal):
-            return _refuse(request, link_refused(request, access))
+            return refusal_page(request, link_refused(request, access))
         heard_from(link=access.link)
         if stage is not None and stage != access.stage.number:
             # A page of an earlier round (a form left open, a draft sent late): nothing is saved there, and the
@@ -69,7 +64,7 @@ def by_link(view):
             if request.htmx:
                 return HttpResponseClientRedirect(access.table_url())
             return redirect(access.table_url())
-        return _enter(request, view, access, kwargs)
+        return enter_table(request, view, access, kwargs)
     return wrapper
 
 
@@ -85,7 +80,7 @@ def by_account(view):
     def wrapper(request, stage_id, table, **kwargs):
         stage = table_stage(stage_id, table)
         if stage is None:
-            return _refuse(request, page_not_found(request))
+            return refusal_page(request, page_not_found(request))
         if not request.user.is_authenticated:
             target = reverse("referee-table", kwargs={"stage_id": stage_id, "table": table})
             if request.htmx:
@@ -93,18 +88,18 @@ def by_account(view):
             return redirect_to_login(request.get_full_path() if request.method == "GET" else target)
         access = table_for_user(request.user, stage, table)
         if access is None:
-            return _refuse(request, permission_denied(request))
+            return refusal_page(request, permission_denied(request))
         if access.assignment is not None:  # the table's own referee: the board hears from the table
             heard_from(assignment=access.assignment)
-        return _enter(request, view, access, kwargs)
+        return enter_table(request, view, access, kwargs)
     return wrapper
 
 
-def _enter(request, view, access: TableAccess, kwargs):
+def enter_table(request, view, access: TableAccess, kwargs):
     use_festival_zone(access.stage.event.festival)
     game = kwargs.get("game")
     if game is not None and not 1 <= game <= access.stage.games:
-        return _refuse(request, page_not_found(request))
+        return refusal_page(request, page_not_found(request))
     return view(request, access, **kwargs)
 
 
@@ -218,7 +213,8 @@ class _Game:
         return render(request, "scoring/referee/game.html", _context(
             access, agreement=agreement, answer_url=answer_url, correctable=self.correctable,
             correcting=self.live.version if correcting and form is not None and self.live else None,
-            seat_code=access.asks_seat_code, my_seat=_my_seat(access, sheet),
+            seat_code=access.asks_seat_code, my_seat=(my_seat := _my_seat(access, sheet)),
+            my_answer=agreement.answers.get(my_seat) if agreement is not None and my_seat else None,
             answer_form=_answer_form(access, sheet) if agreement is not None else None,
             answer_rows=_answer_rows(sheet, agreement) if agreement is not None else [],
             done_url=access.game_url(self.number) if answer_url else access.table_url(),
@@ -249,7 +245,7 @@ def _answer_rows(sheet: ScoreSheet, agreement) -> list[dict]:
     return [{"seat": seat, "answer": agreement.answers.get(seat.position)} for seat in sheet.seats.all()]
 
 
-def _send(access: TableAccess, game: int, current: "_Game", form, data):
+def _send(request, access: TableAccess, game: int, current: "_Game", form):
     """Records the sheet: a referee's (or the chief's) submission as ever; at a table keeping its own sheet, the
     seated player's entry or correction (the table card says which seat by its code)."""
     values = {"entry": form.entry(), "accept_warnings": form.cleaned_data["accept_warnings"],
@@ -257,10 +253,8 @@ def _send(access: TableAccess, game: int, current: "_Game", form, data):
     if access.player is None and not access.asks_seat_code:
         return submit_sheet(stage=access.stage, game=game, table_number=access.table_number, actor=access.actor,
                             via=access.via, **values)
-    player = seated_player(stage=access.stage, game=game, table_number=access.table_number,
-                           via=PERSONAL_PAGE if access.player is not None else TABLE_CARD,
-                           registration=access.player, link=access.link, code=data.get("seat_code", "")[:8])
-    correcting = data.get("correcting", "")
+    player = seated_here(request, access, game)
+    correcting = request.POST.get("correcting", "")
     if correcting:
         if current.live is None or not correcting.isdigit():
             raise ServiceError(_("The sheet changed since you opened it: look at it again."), code="changed")
@@ -293,7 +287,7 @@ def game_page(request, access: TableAccess, game: int):
     if action == "check":  # the live check without JavaScript: nothing is saved
         return current.render(request, form=form, judgement=current.judge(form), correcting=correcting)
     try:
-        sheet = _send(access, game, current, form, request.POST)
+        sheet = _send(request, access, game, current, form)
     except SheetRefused as refused:
         return current.render(request, form=form, judgement=refused.judgement, notice=refused.message,
                               correcting=correcting)

@@ -23,9 +23,10 @@ from tournament.zone import use_festival_zone
 from ..forms.table_players import AnswerForm
 from ..models import ScoreSheet
 from ..services.access import TableAccess, table_for_player
-from ..services.table_sheets import PERSONAL_PAGE, TABLE_CARD, answer_sheet, seated_player
+from ..services.table_sheets import answer_sheet
 from .offline import sheet_status
-from .referee import _enter, _refuse, by_link, game_page, preview, table_page
+from .referee import by_link, enter_table, game_page, preview, refusal_page, table_page
+from .seat_codes import seated_here
 
 
 def by_player(view):
@@ -33,15 +34,15 @@ def by_player(view):
     def wrapper(request, token, event, stage=None, **kwargs):
         access = table_for_player(token, event)
         if access is None:
-            return _refuse(request, page_not_found(request))
+            return refusal_page(request, page_not_found(request))
         if not isinstance(access, TableAccess):  # a known player with no table to keep now
             use_festival_zone(access.festival)
-            return _refuse(request, render(request, "scoring/referee/player_no_table.html", {"player": access}))
+            return refusal_page(request, render(request, "scoring/referee/player_no_table.html", {"player": access}))
         if stage is not None and stage != access.stage.number:
             messages.warning(request, _("That round is over. Here is your table in %(stage)s.")
                              % {"stage": access.stage.display_name})
             return redirect(access.table_url())
-        return _enter(request, view, access, kwargs)
+        return enter_table(request, view, access, kwargs)
     return wrapper
 
 
@@ -61,9 +62,7 @@ def answer(request, access: TableAccess, game: int):
             pk=data["sheet"], stage=access.stage, game=game, table_number=access.table_number).first()
         if sheet is None or access.answer_url(game) is None:
             raise ServiceError(_("The sheet changed since you opened it: look at it again."), code="changed")
-        player = seated_player(stage=access.stage, game=game, table_number=access.table_number,
-                               via=PERSONAL_PAGE if access.player is not None else TABLE_CARD,
-                               registration=access.player, link=access.link, code=data.get("seat_code", ""))
+        player = seated_here(request, access, game)
         given = answer_sheet(sheet=sheet, version=data["version"], player=player, agree=data["answer"] == "agree",
                              reason=data["reason"], idempotency_key=data["key"])
     except ServiceError as error:

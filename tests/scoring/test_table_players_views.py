@@ -174,3 +174,29 @@ def test_the_printed_table_card_of_a_player_run_event_carries_each_seats_code(cl
                                                                   "event": stage.event.slug})))
     assert all(f"Seat {n}: <strong class=\"stat\">{code}</strong>" in page
                for n, code in enumerate(link.seat_codes, start=1))
+
+
+def test_a_player_who_disputed_is_told_so_and_offered_no_agree_button(client, stage):
+    sheet = entered(stage)
+    answer_sheet(sheet=sheet, version=1, agree=False, reason="wrong", idempotency_key=key(),
+                 player=seated_player(stage=stage, game=1, table_number=1, via=PERSONAL_PAGE,
+                                      registration=seat(stage, 2).registration))
+    page = text(client.get(player_url(stage, 2, "game", game=1)))
+    assert "data-my-dispute" in page and 'value="agree"' not in page
+    assert 'value="agree"' in text(client.get(player_url(stage, 3, "game", game=1)))
+    assert "Entered: the table answers" in text(client.get(player_url(stage, 3)))
+
+
+def test_wrong_seat_codes_through_one_card_are_limited(client, stage, settings):
+    settings.SEAT_CODE_RATE = "3/10m"
+    link = TableLink.objects.create(event=stage.event, table_number=1)
+    sheet = entered(stage)
+    answer_url = reverse("referee-link-answer", kwargs={"token": link.token, "stage": 1, "game": 1})
+    wrong = next(f"{n:04d}" for n in range(10_000) if f"{n:04d}" not in link.seat_codes)
+    codes = []
+    for code in (wrong, wrong, wrong, wrong, link.seat_codes[1]):
+        response = client.post(answer_url, {"sheet": sheet.pk, "version": 1, "answer": "agree", "key": key(),
+                                            "seat_code": code}, HTTP_ACCEPT="application/json")
+        codes.append(response.json().get("code"))
+    assert codes == ["seat_code"] * 4 + ["seat_code_limit"]  # more than 3 wrong: the card waits
+    assert SheetAnswer.objects.count() == 1

@@ -266,3 +266,21 @@ def test_the_chief_may_still_confirm_a_disputed_sheet_after_looking(stage, chief
 def test_who_enters_the_sheets_is_fixed_once_a_stage_is_drawn(stage):
     assert "sheets_by" in locked_fields(stage.event)
     assert "agreement_minutes" not in locked_fields(stage.event)
+
+
+def test_a_rummikub_word_table_keeps_its_sheet_the_same_way_r10(db):
+    import random
+
+    from scoring.simulation.word import plausible_word_sheet
+    from tests.factories import released_stage
+
+    stage = released_stage(8, game=Event.Game.WORD, sheets_by=Event.SheetsBy.PLAYERS)
+    sheet = enter_sheet(stage=stage, game=1, table_number=1, entry=plausible_word_sheet(random.Random(3), 4),
+                        accept_warnings=True, idempotency_key=key(), player=player_at(stage, 1))
+    assert sheet.word_turns.exists() and sheet.entered_by_seat == 1
+    new = correct_entered_sheet(sheet=sheet, version=1, entry=plausible_word_sheet(random.Random(4), 4),
+                                accept_warnings=True, idempotency_key=key(), player=player_at(stage, 2))
+    assert new.version == 2 and new.word_turns.exists()
+    for position in (1, 3, 4):
+        answer(new, position)
+    assert state(new).state == AGREED

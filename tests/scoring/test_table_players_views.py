@@ -200,3 +200,24 @@ def test_wrong_seat_codes_through_one_card_are_limited(client, stage, settings):
         codes.append(response.json().get("code"))
     assert codes == ["seat_code"] * 4 + ["seat_code_limit"]  # more than 3 wrong: the card waits
     assert SheetAnswer.objects.count() == 1
+
+
+def test_the_organiser_chooses_player_run_tables_in_the_event_form_and_nonsense_is_refused(client, db):
+    from tests.factories import make_event, make_staff
+    from tests.tournament.test_festival_forms import edit_data
+    from tournament.models import AuditEntry
+
+    event = make_event()
+    client.force_login(make_staff(event.festival, "organiser"))
+    url = reverse("manage-event-edit", kwargs={"festival": event.festival.slug, "event": event.slug})
+    assert 'value="players"' in text(client.get(url))
+    for nonsense in ({"sheets_by": "robots"}, {"agreement_minutes": "0"}, {"agreement_minutes": "abc"}):
+        response = client.post(url, edit_data(event, **nonsense))
+        assert response.status_code == 200
+    event.refresh_from_db()
+    assert event.sheets_by == Event.SheetsBy.REFEREES
+    response = client.post(url, edit_data(event, sheets_by="players", agreement_minutes="7"))
+    assert response.status_code == 302
+    event.refresh_from_db()
+    assert (event.sheets_by, event.agreement_minutes) == ("players", 7)
+    assert AuditEntry.objects.get(action="event.updated").after == {"sheets_by": "players", "agreement_minutes": 7}

@@ -284,3 +284,17 @@ def test_a_rummikub_word_table_keeps_its_sheet_the_same_way_r10(db):
     for position in (1, 3, 4):
         answer(new, position)
     assert state(new).state == AGREED
+
+
+def test_changing_who_enters_the_sheets_after_the_first_draw_is_refused_with_the_reason(stage):
+    from tournament.services.audit import Actor
+    from tournament.services.festivals import EVENT_FIELDS, FieldsRefused, update_event
+
+    values = {name: getattr(stage.event, name) for name in EVENT_FIELDS} | {"sheets_by": Event.SheetsBy.REFEREES}
+    with pytest.raises(FieldsRefused) as refused:
+        update_event(event=stage.event, values=values, actor=Actor(label="test"), past_confirmed=True)
+    assert set(refused.value.errors) == {"sheets_by"} and "is drawn" in refused.value.errors["sheets_by"]
+    values["sheets_by"], values["agreement_minutes"] = Event.SheetsBy.PLAYERS, 8
+    update_event(event=stage.event, values=values, actor=Actor(label="test"), past_confirmed=True)
+    stage.event.refresh_from_db()
+    assert stage.event.agreement_minutes == 8

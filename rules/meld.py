@@ -19,8 +19,9 @@ A forward pass keeps, per state, the best value reached and a back-pointer; the 
 replaying the decisions. Within a number the colours are decided one at a time (the work is a sum, not
 a product, over the colours' choices), each state is one integer, and on big layers states dominated
 by another (more value, more jokers, runs that simulate theirs) are dropped. States that cannot reach a
-floor (value + an upper bound per number and jokers left) are pruned. :func:`best_meld` first runs a
-narrow pass (a few states per step) for a good arrangement, then the exact pass looks only for
+floor (value + an upper bound per number and jokers left) are pruned. :func:`best_meld` runs the exact
+pass with a greedy arrangement as its floor; only if that grows past a budget does a narrow pass (a few
+states per step) go on from there for a good arrangement, and the exact pass then looks only for
 something better. :func:`can_open` adds cheap bounds (a greedy lower bound and an upper bound from
 tiles that could belong to any set) and stops early once the threshold is reached.
 
@@ -35,7 +36,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 
 from .meld_bounds import future_bounds, greedy_lower_bound, upper_bound
-from .meld_search import rebuild, solve
+from .meld_search import Search, rebuild, solve
 from .sets import PlacedSet
 from .tiles import COLOURS, Tile, check_tile_counts, parse_tiles
 
@@ -70,7 +71,8 @@ def _counts(tiles: list[Tile]) -> tuple[list[list[int]], int]:
     return counts, jokers
 
 
-BEAM = 64  # states kept per number by the first, inexact pass; measured with bench/meld.py
+BEAM = 64  # states kept per step by the narrow pass; measured with bench/meld_compare.py
+BUDGET = 500  # states the exact pass expands before a narrow pass raises its floor; same
 
 
 def best_meld(rack: Iterable[Tile] | str) -> Meld:
@@ -84,19 +86,24 @@ def best_meld(rack: Iterable[Tile] | str) -> Meld:
     lower = greedy_lower_bound(counts, jokers)
     bounds = future_bounds(counts, jokers)
     upper = bounds[jokers][1]
-    # A narrow pass first (only the BEAM most promising states of each number): a valid arrangement,
-    # usually the best one. Then the exact pass only has to look for something better: with the floor
-    # one above it, every arrangement worth more survives the pruning, and most states do not.
-    trimmed: list[int] = []
-    found = solve(counts, jokers, floor=lower, beam=BEAM, bounds=bounds, trimmed=trimmed)
-    if found[1] is not None and found[0] >= lower:
-        if found[0] >= upper or not trimmed:  # no state was left out: the narrow pass was exact
-            return _meld(*found, counts)
-        lower = found[0] + 1
-    else:
-        found = (0, None, None)
-    better = solve(counts, jokers, floor=lower, bounds=bounds)
-    if better[1] is not None and better[0] >= lower:
+    # The exact pass, with the greedy arrangement as its floor, is all most racks need. Once it has
+    # expanded BUDGET states it pauses, a narrow pass (the BEAM most promising states of each step)
+    # goes on from where it is to a valid arrangement, usually the best one, and the exact pass
+    # resumes looking only for something better: every arrangement worth more survives that floor.
+    exact = Search(counts, jokers, bounds, floor=lower)
+    found = (0, None, None)
+    if not exact.run(BUDGET):
+        narrow = exact.fork(beam=BEAM)
+        narrow.run()
+        value, key, back = narrow.result()
+        if key is not None and value >= lower:
+            if value >= upper or not narrow.trimmed:  # it reached the bound, or it was exact
+                return _meld(value, key, back, counts)
+            found = (value, key, back)
+            exact.floor = value + 1
+        exact.run()
+    better = exact.result()
+    if better[1] is not None and better[0] >= exact.floor:
         found = better
     return _meld(*found, counts)
 

@@ -11,12 +11,12 @@ from .meld_bounds import future_bounds
 from .meld_states import (
     COLOUR_WEIGHT,
     DOMINATORS,
-    FORCED,
     GROUPS,
     GROUPS_BY_CODE,
     PAT_TILES,
     W,
     has_forced,
+    need_tables,
     step_table,
 )
 from .sets import PlacedSet
@@ -25,32 +25,72 @@ from .tiles import COLOURS, JOKER, Tile
 DOMINANCE_ABOVE = 1000  # states; measured with bench/meld.py --search
 
 
-def solve(counts, jokers, *, target=None, floor: int = 0, beam: int = 0, bounds=None, trimmed=None):
-    """Forward DP. Returns (best value, final state key, back-pointers), or, with ``target``, stops as
-    soon as a state with no forced run reaches ``target`` (returns that value, None, None). States that
-    cannot reach ``floor`` (value + an upper bound on the rest) are pruned.
+class Search:
+    """The forward DP, one number at a time, so that it can be paused, forked and resumed.
 
-    Within a number the colours are decided one after another (four small steps, then the groups), so
-    the work is a sum over the colours' choices rather than their product; the leftover tiles are
-    carried as a canonical pattern code. States dominated by another state of the layer are dropped.
-    A back-pointer is just the previous key: the step's choice is the difference of the two keys.
+    ``layer`` maps each state key before number ``n`` to the best value reached; ``back`` holds, per
+    number done, the back-pointers of its steps (the previous key: the step's choice is the difference
+    of the two). States that cannot reach ``floor`` (value + an upper bound on the rest) are pruned,
+    and ``floor`` may be raised between numbers. With ``beam``, only that many states (the highest
+    value + bound) are kept after each step, and ``trimmed`` says whether some were left out: a valid
+    arrangement, not always the best. With ``target``, the search stops as soon as a state with no
+    forced run reaches it (``hit``). ``work`` counts the states expanded, for the caller's budget."""
 
-    With ``beam``, only that many states (the highest value + bound) are kept after each step, and the
-    numbers where some were left out are appended to ``trimmed``: a valid arrangement, not always the
-    best. ``bounds`` (from :func:`~rules.meld_bounds.future_bounds`) may be passed to share them."""
-    # bounds[j][n] = upper bound on what numbers n..13 can still add with j jokers left
-    if bounds is None:
-        bounds = future_bounds(counts, jokers)
-    forced = FORCED
-    layer = {jokers * W: 0}
-    back = []
-    for n in range(1, 14):
+    __slots__ = ("counts", "jokers", "bounds", "floor", "beam", "target", "layer", "back", "n")
+    __slots__ += ("trimmed", "hit", "work")
+
+    def __init__(self, counts, jokers, bounds, *, floor=0, beam=0, target=None):
+        self.counts, self.jokers, self.bounds = counts, jokers, bounds
+        self.floor, self.beam, self.target = floor, beam, target
+        self.layer = {jokers * W: 0}
+        self.back: list = []
+        self.n = 1
+        self.trimmed = False
+        self.hit = None
+        self.work = 0
+
+    def fork(self, *, beam: int = 0, floor: int | None = None) -> Search:
+        """A search that goes on from this one's current layer (sharing the numbers already done)."""
+        other = Search(self.counts, self.jokers, self.bounds, floor=self.floor if floor is None else floor)
+        other.beam, other.target, other.n = beam, self.target, self.n
+        other.back = list(self.back)
+        other.layer = self.layer
+        if beam and len(other.layer) > beam:
+            after = [b[self.n] for b in self.bounds]
+            other.trimmed = True
+            other.layer = dict(
+                heapq.nlargest(beam, other.layer.items(), key=lambda kv: kv[1] + after[kv[0] // W])
+            )
+        return other
+
+    def run(self, budget: int | None = None) -> bool:
+        """Go on up to 13 (True), or pause after the number where ``work`` passed ``budget`` (False)."""
+        while self.n <= 13:
+            self._number(self.n)
+            self.n += 1
+            if self.hit is not None:
+                return True
+            if budget is not None and self.work > budget and self.n <= 13:
+                return False
+        return True
+
+    def result(self):
+        """(best value, final key, back-pointers); (0, None, back) when no state reached the floor."""
+        layer = self.layer
+        if self.n <= 13 or not layer:
+            return 0, None, self.back
+        best_key = max(layer, key=lambda k: (layer[k], k))
+        return layer[best_key], best_key, self.back
+
+    def _number(self, n: int) -> None:
+        counts, jokers, bounds, floor, beam = self.counts, self.jokers, self.bounds, self.floor, self.beam
         ks = [counts[c][n] for c in range(4)]
         last = n == 13
         # open runs the next number cannot extend with real tiles (nothing follows 13: R2, no wrap)
         qs = [0 if last else counts[c][n + 1] for c in range(4)]
+        q2s = [counts[c][n + 2] if n + 2 <= 13 else None for c in range(4)]
         after = [b[n + 1] for b in bounds]
-        cur = {key: val for key, val in layer.items() if val + bounds[key // W][n] >= floor}
+        cur = self.layer
         # by key // W (jokers left + 3 * leftover code): the most the leftover tiles, the jokers and
         # the numbers after n can still add (after n, the bounds count the jokers; at 13, jokers
         # left can only be worth 13)
@@ -58,17 +98,21 @@ def solve(counts, jokers, *, target=None, floor: int = 0, beam: int = 0, bounds=
         reachable = [
             n * PAT_TILES[hi // 3] + after[min(hi % 3, jokers)] + spare * (hi % 3) for hi in range(75)
         ]
+        first = [bounds[min(hi % 3, jokers)][n] for hi in range(3)]
         steps = []
+        work = 0
         for c in range(4):
             k, q, w = ks[c], qs[c], COLOUR_WEIGHT[c]
-            need_now = floor - n * sum(ks[c:])
-            table = step_table(k, q, last, n, w)
+            # before the first colour: the bound from n on; then what the tiles at n left can add
+            need_now, reach = (floor, first) if c == 0 else (floor - n * sum(ks[c:]), reachable)
+            table = step_table(k, q, q2s[c], last, n, w)
             nxt: dict = {}
             bp: dict = {}
             get = nxt.get
+            work += len(cur)
             for key, val in cur.items():
                 hi = key // W
-                if val + reachable[hi] < need_now:
+                if val + reach[hi] < need_now:
                     continue
                 for delta, gain in table[(key // w) % 35 * 3 + hi % 3]:
                     v = val + gain
@@ -78,14 +122,16 @@ def solve(counts, jokers, *, target=None, floor: int = 0, beam: int = 0, bounds=
                         bp[nk] = key
             steps.append(bp)
             if beam and len(nxt) > beam:
-                trimmed.append(n)
+                self.trimmed = True
                 nxt = dict(heapq.nlargest(beam, nxt.items(), key=lambda kv: kv[1] + reachable[kv[0] // W]))
             cur = nxt
+        self.work += work
         new: dict = {}
         bp = {}
         get = new.get
         groups = GROUPS_BY_CODE
-        nf = [[max(0, f - q) for f in forced] for q in qs]
+        nf = need_tables(counts, n)
+        target = self.target
         for key, val in cur.items():
             hi, states = divmod(key, W)
             pat, j = divmod(hi, 3)
@@ -111,18 +157,32 @@ def solve(counts, jokers, *, target=None, floor: int = 0, beam: int = 0, bounds=
                     new[nk] = v
                     bp[nk] = key
                     if target is not None and v >= target and not has_forced(states):
-                        return v, None, None
+                        self.hit = v
+                        return
         steps.append(bp)
-        back.append(steps)
+        self.back.append(steps)
         # the check costs about as much as expanding a state, so it pays only on big layers
         layer = drop_dominated(new) if len(new) > DOMINANCE_ABOVE else new
         if beam and len(layer) > beam:
-            trimmed.append(n)
+            self.trimmed = True
             layer = dict(heapq.nlargest(beam, layer.items(), key=lambda kv: kv[1] + after[kv[0] // W]))
-    if not layer:
-        return 0, None, back
-    best_key = max(layer, key=lambda k: (layer[k], k))
-    return layer[best_key], best_key, back
+        self.layer = layer
+
+
+def solve(counts, jokers, *, target=None, floor: int = 0, beam: int = 0, bounds=None, trimmed=None):
+    """The whole forward pass in one call: (best value, final state key, back-pointers), or, with
+    ``target``, (value, None, None) as soon as a state with no forced run reaches it. With ``beam``, a
+    narrow pass (see :class:`Search`); ``trimmed`` (a list) gets True appended if it left states out.
+    ``bounds`` (from :func:`~rules.meld_bounds.future_bounds`) may be passed to share them."""
+    if bounds is None:
+        bounds = future_bounds(counts, jokers)
+    search = Search(counts, jokers, bounds, floor=floor, beam=beam, target=target)
+    search.run()
+    if search.hit is not None:
+        return search.hit, None, None
+    if trimmed is not None and search.trimmed:
+        trimmed.append(True)
+    return search.result()
 
 
 def drop_dominated(layer: dict) -> dict:

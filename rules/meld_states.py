@@ -22,6 +22,7 @@ STATES: list[tuple[int, ...]] = [
 ]
 _INDEX = {s: i for i, s in enumerate(STATES)}
 FORCED = [sum(1 for L in s if L < 3) for s in STATES]  # runs that must be extended
+ONES = [sum(1 for L in s if L == 1) for s in STATES]  # runs that must be extended twice
 
 
 def _transition(s: tuple[int, ...], x: int) -> int:
@@ -130,6 +131,22 @@ def _dominators() -> list[tuple[int, ...]]:
 DOMINATORS = _dominators()
 
 
+@cache
+def _need_table(q1: int, q2: int | None) -> tuple[int, ...]:
+    """By per-colour run state after number n: the jokers its forced runs need at n + 1 and n + 2,
+    with ``q1`` and ``q2`` real tiles of the colour there (``q2`` None: n + 2 is past 13). A run of
+    length 2 needs one more tile, one of length 1 two more (a joker at n + 1 is not one at n + 2)."""
+    return tuple(
+        max(0, FORCED[s] - q1) + ((99 if ONES[s] else 0) if q2 is None else max(0, ONES[s] - q2))
+        for s in range(len(STATES))
+    )
+
+
+def need_tables(counts, n: int) -> list[tuple[int, ...]]:
+    """Per colour, :func:`_need_table` for the tiles after ``n`` (``n`` < 13)."""
+    return [_need_table(row[n + 1], row[n + 2] if n + 2 <= 13 else None) for row in counts]
+
+
 # --- the search's state key ------------------------------------------------------------------------
 # A DP state is one integer: the four colours' run states in base 35, then jokers free (0-2) and,
 # inside a number, the leftover pattern code: key = s0 + 35 s1 + 35² s2 + 35³ s3 + W (j + 3 code).
@@ -138,29 +155,25 @@ COLOUR_WEIGHT = (1, S, S**2, S**3)
 W = S**4
 
 
-@cache
-def reach(n: int, jtop: int) -> tuple[int, ...]:
-    """By key // W (jokers + 3 * pattern code): the most the leftover tiles and the free jokers can
-    still add."""
-    return tuple(n * PAT_TILES[hi // 3] + jtop * (hi % 3) for hi in range(75))
-
-
 def has_forced(states: int) -> bool:
     return any(FORCED[states // w % 35] for w in COLOUR_WEIGHT)
 
 
 @cache
-def step_table(k: int, q: int, last: bool, n: int, w: int) -> tuple[tuple[tuple[int, int], ...], ...]:
-    """For one colour with ``k`` real tiles at number ``n`` (``q`` at the next one), indexed by
-    run state * 3 + jokers free: the choices as (key difference, value gained). Choices leaving a
-    forced run that neither the next number's tiles nor the jokers left could extend are omitted."""
+def step_table(
+    k: int, q: int, q2: int | None, last: bool, n: int, w: int
+) -> tuple[tuple[tuple[int, int], ...], ...]:
+    """For one colour with ``k`` real tiles at number ``n`` (``q`` and ``q2`` at the next two, see
+    :func:`_need_table`), indexed by run state * 3 + jokers free: the choices as (key difference,
+    value gained). Choices leaving forced runs that the next numbers' tiles and the jokers left could
+    not extend are omitted."""
+    need = _need_table(q, q2)
     out = []
     for s in range(S):
         for j in range(3):
             row = []
             for ns, x, jr, left in _colour_options(s, k, j):
-                f = FORCED[ns]
-                if (f if last else f - q > j - jr) > 0:
+                if FORCED[ns] if last else need[ns] > j - jr:
                     continue
                 row.append(((ns - s) * w - jr * W + PAT_STEP[left] * 3 * W, n * x))
             out.append(tuple(row))

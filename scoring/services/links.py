@@ -49,9 +49,12 @@ def last_heard(link: TableLink | None, assignment: RefereeAssignment | None):
     return max(times, default=None)
 
 
-def live_links(event: Event) -> dict[int, TableLink]:
-    """The event's live link of each table number, in one query."""
-    return {link.table_number: link for link in TableLink.objects.filter(event=event, revoked_at__isnull=True)}
+def live_links(event: Event, *, table: int | None = None) -> dict[int, TableLink]:
+    """The event's live link of each table number (or of `table` alone), in one query."""
+    links = TableLink.objects.filter(event=event, revoked_at__isnull=True)
+    if table is not None:
+        links = links.filter(table_number=table)
+    return {link.table_number: link for link in links}
 
 
 def ensure_links(*, event: Event, actor: Actor) -> list[TableLink]:
@@ -96,10 +99,12 @@ def table_limit(event: Event, numbers: list[int] | None = None) -> int:
     return max(numbers) if numbers else len(table_sizes(event.capacity))
 
 
-def current_referees(event: Event) -> dict[int, RefereeAssignment]:
-    """Who holds each table of the event now, by table number, in one query."""
-    return {row.table_number: row for row in RefereeAssignment.objects.filter(
-        event=event, ended_at__isnull=True).select_related("referee")}
+def current_referees(event: Event, *, table: int | None = None) -> dict[int, RefereeAssignment]:
+    """Who holds each table of the event now (or `table` alone), by table number, in one query."""
+    held = RefereeAssignment.objects.filter(event=event, ended_at__isnull=True)
+    if table is not None:
+        held = held.filter(table_number=table)
+    return {row.table_number: row for row in held.select_related("referee")}
 
 
 def _check_tables(event: Event, first: int, last: int) -> None:

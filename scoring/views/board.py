@@ -3,6 +3,7 @@ the players keep their own sheets, agreed by the table, by most of it, disputed 
 one-tap confirmation of clean sheets, refreshed by htmx polling (and by a plain reload without JavaScript)."""
 
 from django.contrib import messages
+from django.db.models import Count, Q
 from django.shortcuts import redirect, render
 from django.urls import path, reverse
 from django.utils import timezone
@@ -20,7 +21,7 @@ from tournament.views.helpers import run_service
 
 from ..forms.board import BoardFilterForm
 from ..models import ScoreSheet
-from ..services.agreement import agreements
+from ..services.agreement import agreements, players_keep_sheets
 from ..services.links import current_referees, last_heard, live_links
 from ..services.progress import NO_STAGE, current_stage, stage_progress
 from ..services.sheets import clean_sheets_preview, confirm_clean_sheets, confirm_sheet
@@ -39,21 +40,25 @@ from .staff import (
 CORRECTION_WARNINGS_SHOWN = 5
 
 
-def _table_rows(stage: Stage, game: int, draw: Draw | None, user_id: int | None) -> list[dict]:
-    """Every table of the game with its current sheet: live (submitted/confirmed), else the last returned.
-    Only sheets entered for this seating: a table of another draw is other players. `quick`: whether one tap
-    confirms it (submitted, no warnings, agreed by its table where the table keeps it, not `user_id`'s own)."""
+def _table_rows(stage: Stage, game: int, draw: Draw | None, user_id: int | None, *,
+                table: int | None = None) -> list[dict]:
+    """Every table of the game (or `table` alone) with its current sheet: live (submitted/confirmed), else the
+    last returned. Only sheets entered for this seating: a table of another draw is other players. `quick`:
+    whether one tap confirms it (submitted, no warnings, agreed by its table where the table keeps it, not
+    `user_id`'s own). A fixed number of queries, for one table as for all."""
     if draw is None:
         return []
-    players = dict(seating.by_table(seating.seats(draw)))
+    players = dict(seating.by_table(seating.seats(draw, table=table)))
+    sheets = ScoreSheet.objects.filter(stage=stage, game=game, draw=draw).exclude(status=S.SUPERSEDED)
+    if table is not None:
+        sheets = sheets.filter(table_number=table)
     current: dict[int, ScoreSheet] = {}
-    for sheet in (ScoreSheet.objects.filter(stage=stage, game=game, draw=draw).exclude(status=S.SUPERSEDED)
-                  .select_related("submitted_by").order_by("table_number", "-version")):
+    for sheet in sheets.select_related("submitted_by").order_by("table_number", "-version"):
         held = current.get(sheet.table_number)
         if held is None or (held.status == S.RETURNED and sheet.status in ScoreSheet.LIVE):
             current[sheet.table_number] = sheet
-    links = live_links(stage.event)
-    referees = current_referees(stage.event)
+    links = live_links(stage.event, table=table)
+    referees = current_referees(stage.event, table=table)
     agreed = agreements(list(current.values()), stage.event)  # tables keeping their own sheets
     rows = []
     for number, seats in sorted(players.items()):
@@ -70,6 +75,35 @@ def _table_rows(stage: Stage, game: int, draw: Draw | None, user_id: int | None)
                      "quick": (state == S.SUBMITTED and not warnings and (agreement is None or agreement.clean)
                                and sheet.submitted_by_id != user_id)})
     return rows
+
+
+def _counts(stage: Stage, game: int, draw: Draw | None, user_id: int | None) -> dict:
+    """What the board counts — tables per state, sheets with warnings, sheets one tap confirms — in SQL
+    aggregates: the same few queries for 16 tables or 512, for the whole board and for one tap's answer."""
+    if draw is None:
+        return {"counts": [(state, STATE_LABELS[state], 0) for state in STATES], "total": 0, "with_warnings": 0,
+                "clean": 0}
+    total = seating.table_count(draw)
+    sheets = ScoreSheet.objects.filter(stage=stage, game=game, draw=draw)
+    live = Q(status__in=ScoreSheet.LIVE)
+    no_warnings = Q(warnings=[])
+    quick = Q(status=S.SUBMITTED) & no_warnings & ~Q(submitted_by_id=user_id)
+    found = sheets.aggregate(
+        confirmed=Count("table_number", filter=Q(status=S.CONFIRMED), distinct=True),
+        submitted=Count("table_number", filter=Q(status=S.SUBMITTED), distinct=True),
+        touched=Count("table_number", filter=live | Q(status=S.RETURNED), distinct=True),
+        with_warnings=Count("id", filter=live & ~no_warnings),  # not named "warnings": the field's name
+        one_tap=Count("id", filter=quick),
+    )
+    clean = found["one_tap"]
+    if players_keep_sheets(stage.event) and clean:  # only what its table agreed to goes with one tap
+        candidates = list(sheets.filter(quick).only("id", "status", "submitted_at"))
+        clean = sum(1 for agreement in agreements(candidates, stage.event).values() if agreement.clean)
+    per_state = {PENDING: total - found["touched"], S.SUBMITTED: found["submitted"],
+                 S.RETURNED: found["touched"] - found["submitted"] - found["confirmed"],
+                 S.CONFIRMED: found["confirmed"]}
+    return {"counts": [(state, STATE_LABELS[state], per_state[state]) for state in STATES], "total": total,
+            "with_warnings": found["with_warnings"], "clean": clean, "complete": total > 0 and found["confirmed"] == total}
 
 
 def _correction_warnings(event: Event):
@@ -91,9 +125,7 @@ def board_context(request, event: Event, form: BoardFilterForm, **extra) -> dict
         game = progress.seated_game
     draw = games[game - 1].draw if games else None
     rows = _table_rows(stage, game, draw, request.user.pk) if stage else []
-    counts = {state: 0 for state in STATES}
-    for row in rows:
-        counts[row["state"]] += 1
+    counted = _counts(stage, game, draw, request.user.pk) if stage else _counts(None, 0, None, None)
     only_warnings = bool(wanted.get("warnings"))
     shown = [row for row in rows if row["warnings"]] if only_warnings else rows
     query = {"stage": stage.number if stage else None, "game": game, "warnings": "1" if only_warnings else None}
@@ -102,13 +134,10 @@ def board_context(request, event: Event, form: BoardFilterForm, **extra) -> dict
     following = games[game] if games and game < len(games) else None
     next_game_url = (board_url(event, stage=stage.number, game=following.game)
                      if following and following.draw is not None and games[game - 1].complete else "")
-    clean = sum(1 for row in rows if row["quick"])
     context = {
-        "clean": clean,
+        **counted,
         "festival": event.festival, "event": event, "stages": stages, "stage": stage, "games": games,
-        "game": game, "draw": draw, "rows": shown, "total": len(rows),
-        "counts": [(state, STATE_LABELS[state], counts[state]) for state in STATES],
-        "with_warnings": sum(1 for row in rows if row["warnings"]),
+        "game": game, "draw": draw, "rows": shown,
         "disputed": [row for row in rows if row["agreement"] is not None and row["agreement"].disputes],
         "only_warnings": only_warnings, "query": query, "poll_url": board_url(event, **query),
         "now": timezone.now(), "correction_warnings": _correction_warnings(event),
@@ -154,9 +183,26 @@ def quick_confirm(request, event, sheet_id):
         done=_("Table %(table)s, game %(game)s is confirmed.") % {"table": sheet.table_number, "game": sheet.game},
         then=board_url(event, stage=wanted.get("stage"), game=wanted.get("game"),
                        warnings="1" if wanted.get("warnings") else None),
-        htmx=lambda error, notice: render(request, "scoring/board/_board.html", board_context(
-            request, event, BoardFilterForm(request.POST), error=error, notice=notice, acted_on=sheet.pk)),
+        htmx=lambda error, notice: _tap_answer(request, event, sheet, wanted, error=error, notice=notice),
     )
+
+
+def _tap_answer(request, event: Event, sheet: ScoreSheet, wanted: dict, *, error: str, notice: str):
+    """What one tap on the board answers: the row it changed, with the counts, "confirm every clean sheet" and
+    the message out of band — a fixed amount of work however many tables the game has. The tap that
+    completes the game answers with the whole board, which says where the next game is."""
+    stage, game = Stage.objects.select_related("event__festival").get(pk=sheet.stage_id), sheet.game
+    draw = seating.game_draw(stage, game)
+    counted = _counts(stage, game, draw, request.user.pk)
+    if counted["complete"] and not error:
+        return render(request, "scoring/board/_board.html", board_context(
+            request, event, BoardFilterForm(request.POST), error=error, notice=notice, acted_on=sheet.pk))
+    rows = _table_rows(stage, game, draw, request.user.pk, table=sheet.table_number)
+    return render(request, "scoring/board/_tap.html", {
+        **counted, "row": rows[0] if rows else None, "festival": event.festival, "event": event, "stage": stage,
+        "game": game, "draw": draw, "now": timezone.now(), "only_warnings": bool(wanted.get("warnings")),
+        "error": error, "notice": notice, "acted_on": sheet.pk, "oob": True,
+    })
 
 
 @require_http_methods(["GET", "POST"])

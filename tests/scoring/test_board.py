@@ -1,6 +1,8 @@
 """The chief referee's and organiser's pages (R7–R9): live board, sheet page, corrections,
 stage completeness, lots and closing — through the web pages, with real objects."""
 
+import re
+
 import pytest
 from django.urls import reverse
 
@@ -208,10 +210,10 @@ def board_queries(client, django_assert_max_num_queries, stage, chief):
     return_sheet(sheet=submit(stage, 3), actor=Actor(user=chief), reason="x")
     submit(stage, 4)
     client.force_login(chief)
-    with django_assert_max_num_queries(13):
+    with django_assert_max_num_queries(15):
         response = client.get(url("board", stage))
     assert response.status_code == 200
-    with django_assert_max_num_queries(13):
+    with django_assert_max_num_queries(15):
         assert client.get(url("board", stage), HTTP_HX_REQUEST="true").status_code == 200
 
 
@@ -243,6 +245,61 @@ def test_one_tap_confirm_by_htmx_answers_with_the_updated_board(client, stage, c
     html = response.content.decode()
     assert response.status_code == 200 and "<html" not in html
     assert 'data-table="1" data-state="confirmed"' in html and "is confirmed" in html
+
+
+def counts_of(html: str) -> dict[str, str]:
+    return dict(re.findall(r'data-count="(\w+)">(\d+)<', html))
+
+
+def tap(client, stage, sheet):
+    return client.post(url("board-quick-confirm", stage, sheet_id=sheet.pk), {"stage": 1, "game": 1},
+                       HTTP_HX_REQUEST="true").content.decode()
+
+
+def test_one_tap_answers_with_its_row_and_the_counts_out_of_band_not_the_board(client, stage, chief):
+    sheets = [submit(stage, table) for table in (1, 2)]
+    client.force_login(chief)
+    html = tap(client, stage, sheets[0])
+    assert re.findall(r'id="board-row-(\d+)"', html) == ["1"]  # the tapped row only
+    assert 'id="board" ' not in html and "Player" not in html.split('id="board-row-1"')[0]
+    assert 'id="board-counts" class="border rounded px-2 py-1 mb-2 bg-body-tertiary" hx-swap-oob="true"' in html
+    assert 'id="board-message" hx-swap-oob="true"' in html and "is confirmed" in html
+    assert counts_of(html) == {"pending": "2", "submitted": "1", "returned": "0", "confirmed": "1"}
+
+
+def test_after_a_sequence_of_taps_the_counts_they_answer_are_the_boards(client, db):
+    stage = released_stage(32)
+    chief = make_staff(stage.event.festival, "chief referee")
+    sheets = [submit(stage, table, WARNED if table == 3 else CLEAN) for table in range(1, 8)]
+    return_sheet(sheet=sheets[4], actor=Actor(user=chief), reason="x")
+    client.force_login(chief)
+    for sheet in (sheets[0], sheets[1], sheets[2], sheets[1], sheets[4], sheets[5]):  # a warned, a repeat, returned
+        answered = tap(client, stage, sheet)
+        board = client.get(url("board", stage), {"stage": 1, "game": 1}, HTTP_HX_REQUEST="true").content.decode()
+        assert counts_of(answered) == counts_of(board)
+        assert ("Confirm every clean sheet" in answered) == ("Confirm every clean sheet" in board)
+    assert counts_of(board) == {"pending": "1", "submitted": "3", "returned": "1", "confirmed": "3"}
+    assert "1 sheet with warnings" in answered and "1 sheet with warnings" in board
+
+
+def test_the_tap_that_completes_the_game_answers_with_the_whole_board_and_the_next_game(client, db):
+    stage = released_stage(8)
+    chief = make_staff(stage.event.festival, "chief referee")
+    first, last = submit(stage, 1), submit(stage, 2)
+    client.force_login(chief)
+    assert 'id="board" ' not in tap(client, stage, first)
+    html = tap(client, stage, last)
+    assert 'id="board" ' in html and "Every table of game 1 is confirmed" in html
+
+
+@pytest.mark.parametrize("players", [16, 512])
+def test_a_taps_queries_do_not_grow_with_the_tables(client, django_assert_max_num_queries, players):
+    stage = released_stage(players, capacity=players)
+    chief = make_staff(stage.event.festival, "chief referee")
+    sheets = [submit(stage, table) for table in (1, 2, 3)]
+    client.force_login(chief)
+    with django_assert_max_num_queries(27):
+        assert "is confirmed" in tap(client, stage, sheets[1])
 
 
 def test_one_tap_confirm_is_refused_for_a_sheet_with_warnings(client, stage, chief):

@@ -272,7 +272,7 @@ def test_the_referee_pages_and_the_board_cost_the_same_queries_small_or_large(
     with django_assert_max_num_queries(9):
         page = client.get(event_url("board-referees", event))
     assert page.status_code == 200 and text(page).count("data-holder=") == referees
-    with django_assert_max_num_queries(13):
+    with django_assert_max_num_queries(15):  # its counts are two SQL aggregates (scoring/views/board.py)
         board = client.get(event_url("board", event))
     assert text(board).count("data-referee=") == tables - referees
     client.force_login(organiser)

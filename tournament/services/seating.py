@@ -143,6 +143,11 @@ def table_numbers_of(draws: Iterable[int]) -> dict[int, list[int]]:
     return numbers
 
 
+def table_count(draw: Draw) -> int:
+    """How many tables a draw has; one query."""
+    return DrawTable.objects.filter(draw=draw).count()
+
+
 def draw_size(draw: Draw) -> tuple[int, int]:
     """(tables, players) of a draw, a draft too; two queries."""
     return DrawTable.objects.filter(draw=draw).count(), Seat.objects.filter(draw=draw).count()

@@ -45,6 +45,8 @@ WORD_SHEET = {"idempotency_key": "key", "rows": "rows", "end": "end", "accept_wa
               "t{i}_used_all": "bool", "j{p}_jokers": "jokers"}
 ANY_SHEET = SHEET | WORD_SHEET
 CORRECTION = ANY_SHEET | {"reason": "reason", "idempotency_key": "correction_key"}
+ANSWER = {"sheet": "number", "version": "number", "answer": "answer", "reason": "reason", "key": "key",
+          "seat_code": "seat_code"}
 BOARD_FILTER = {"stage": "stage_no", "game": "game", "warnings": "bool"}
 CONFIRM = {"confirm": "fingerprint"}  # the state a confirmation page showed (never guessed right here)
 CONDUCT = {"action": "conduct_action", "confirm": "fingerprint", "{a}-number": "number", "{a}-kind": "conduct_kind",
@@ -82,6 +84,14 @@ ENDPOINTS = [
     E("guardian-page", {"name": "name", "agree": "bool", "ranking_agrees": "bool"}, NOBODY),
     E("referee-link-game", ANY_SHEET, ANYONE, PLAYING, recipe="sheet"),
     E("referee-link-preview", ANY_SHEET, ANYONE, PLAYING, recipe="sheet"),
+    # A table that keeps its own sheet (the fuzz world's events have referees: these answer and change nothing;
+    # tests/scoring/test_table_players_views.py posts to them in a player-run event).
+    E("referee-link-answer", ANSWER, NOBODY, PLAYING),
+    E("player-sheet-game", ANY_SHEET | {"seat_code": "seat_code", "correcting": "number"}, NOBODY, PLAYING),
+    E("player-sheet-preview", ANY_SHEET, NOBODY, PLAYING),
+    E("player-sheet-answer", ANSWER, NOBODY, PLAYING),
+    E("player-sheet-table", {}, NOBODY, PLAYING),
+    E("player-sheet-status", {}, NOBODY, PLAYING),
     E("referee-game", ANY_SHEET, REFEREES, PLAYING, recipe="sheet"),
     E("referee-preview", ANY_SHEET, REFEREES, PLAYING, recipe="sheet"),
     E("set_language", {"language": "language", "next": "next"}, NOBODY),

@@ -125,9 +125,11 @@ def submit_sheet(*, stage: Stage, game: int, table_number: int, entry, accept_wa
 
 
 def _locked(sheet: ScoreSheet) -> ScoreSheet:
-    """The sheet, read again once its event is locked."""
-    lock_event(sheet.stage.event_id)
-    return ScoreSheet.objects.select_related("stage__event__festival").get(pk=sheet.pk)
+    """The sheet, read again once its event is locked (with that event, read by the lock)."""
+    event = lock_event(sheet.stage.event_id)
+    locked = ScoreSheet.objects.select_related("stage").get(pk=sheet.pk)
+    locked.stage.event = event
+    return locked
 
 
 def _refusal(sheet: ScoreSheet, actor: Actor) -> ServiceError | None:

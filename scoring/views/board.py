@@ -4,7 +4,7 @@ one-tap confirmation of clean sheets, refreshed by htmx polling (and by a plain 
 
 from django.contrib import messages
 from django.db.models import Count, Q
-from django.shortcuts import redirect, render
+from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import path, reverse
 from django.utils import timezone
 from django.utils.translation import gettext as _
@@ -33,7 +33,6 @@ from .staff import (
     S,
     board_url,
     chief_view,
-    get_sheet,
     get_stage,
 )
 
@@ -41,11 +40,12 @@ CORRECTION_WARNINGS_SHOWN = 5
 
 
 def _table_rows(stage: Stage, game: int, draw: Draw | None, user_id: int | None, *,
-                table: int | None = None) -> list[dict]:
+                table: int | None = None, current_sheet: ScoreSheet | None = None) -> list[dict]:
     """Every table of the game (or `table` alone) with its current sheet: live (submitted/confirmed), else the
     last returned. Only sheets entered for this seating: a table of another draw is other players. `quick`:
     whether one tap confirms it (submitted, no warnings, agreed by its table where the table keeps it, not
-    `user_id`'s own). A fixed number of queries, for one table as for all."""
+    `user_id`'s own). A fixed number of queries, for one table as for all; `current_sheet`: the one table's
+    sheet, when the caller has just confirmed it (no need to look it up)."""
     if draw is None:
         return []
     players = dict(seating.by_table(seating.seats(draw, table=table)))
@@ -53,7 +53,7 @@ def _table_rows(stage: Stage, game: int, draw: Draw | None, user_id: int | None,
     if table is not None:
         sheets = sheets.filter(table_number=table)
     current: dict[int, ScoreSheet] = {}
-    for sheet in sheets.select_related("submitted_by").order_by("table_number", "-version"):
+    for sheet in [current_sheet] if current_sheet else sheets.order_by("table_number", "-version"):
         held = current.get(sheet.table_number)
         if held is None or (held.status == S.RETURNED and sheet.status in ScoreSheet.LIVE):
             current[sheet.table_number] = sheet
@@ -163,10 +163,14 @@ def board(request, event):
 @chief_view
 def quick_confirm(request, event, sheet_id):
     """One tap on the board confirms a clean sheet; a sheet with warnings must be opened and checked."""
-    sheet = get_sheet(event, sheet_id)
+    # Only what the tap needs read with it (the event is the one in hand): a tap is one of hundreds.
+    sheet = get_object_or_404(ScoreSheet.objects.select_related("stage", "draw"), pk=sheet_id, stage__event=event)
+    sheet.stage.event = event
     form = BoardFilterForm(request.POST)
     form.is_valid()
     wanted = form.cleaned_data
+
+    confirmed = []
 
     def confirm():
         if sheet.warnings and sheet.status == S.SUBMITTED:
@@ -176,28 +180,32 @@ def quick_confirm(request, event, sheet_id):
         if agreement is not None and not agreement.clean:
             raise ServiceError(_("Table %(table)s has not agreed to its sheet (%(state)s): open it and settle it "
                                  "before confirming.") % {"table": sheet.table_number, "state": agreement.label})
-        return confirm_sheet(sheet=sheet, actor=Actor.of(request))
+        confirmed.append(confirm_sheet(sheet=sheet, actor=Actor.of(request)))
+        return confirmed[0]
 
     return run_service(
         request, confirm,
         done=_("Table %(table)s, game %(game)s is confirmed.") % {"table": sheet.table_number, "game": sheet.game},
         then=board_url(event, stage=wanted.get("stage"), game=wanted.get("game"),
                        warnings="1" if wanted.get("warnings") else None),
-        htmx=lambda error, notice: _tap_answer(request, event, sheet, wanted, error=error, notice=notice),
+        htmx=lambda error, notice: _tap_answer(request, event, sheet, wanted, error=error, notice=notice,
+                                               confirmed=confirmed[0] if confirmed else None),
     )
 
 
-def _tap_answer(request, event: Event, sheet: ScoreSheet, wanted: dict, *, error: str, notice: str):
+def _tap_answer(request, event: Event, sheet: ScoreSheet, wanted: dict, *, error: str, notice: str,
+                confirmed: ScoreSheet | None):
     """What one tap on the board answers: the row it changed, with the counts, "confirm every clean sheet" and
     the message out of band — a fixed amount of work however many tables the game has. The tap that
-    completes the game answers with the whole board, which says where the next game is."""
-    stage, game = Stage.objects.select_related("event__festival").get(pk=sheet.stage_id), sheet.game
-    draw = seating.game_draw(stage, game)
+    completes the game answers with the whole board, which says where the next game is. `confirmed`: the
+    sheet as the tap confirmed it (its seating is the game's: the service checked), None when refused."""
+    stage, game = sheet.stage, sheet.game  # read with the sheet
+    draw = sheet.draw if confirmed is not None else seating.game_draw(stage, game)
     counted = _counts(stage, game, draw, request.user.pk)
     if counted["complete"] and not error:
         return render(request, "scoring/board/_board.html", board_context(
             request, event, BoardFilterForm(request.POST), error=error, notice=notice, acted_on=sheet.pk))
-    rows = _table_rows(stage, game, draw, request.user.pk, table=sheet.table_number)
+    rows = _table_rows(stage, game, draw, request.user.pk, table=sheet.table_number, current_sheet=confirmed)
     return render(request, "scoring/board/_tap.html", {
         **counted, "row": rows[0] if rows else None, "festival": event.festival, "event": event, "stage": stage,
         "game": game, "draw": draw, "now": timezone.now(), "only_warnings": bool(wanted.get("warnings")),

@@ -104,7 +104,7 @@ class Search:
         for c in range(4):
             k, q, w = ks[c], qs[c], COLOUR_WEIGHT[c]
             # before the first colour: the bound from n on; then what the tiles at n left can add
-            need_now, reach = (floor + 1, first) if c == 0 else (floor - n * sum(ks[c:]), reachable)
+            need_now, reach = (floor, first) if c == 0 else (floor - n * sum(ks[c:]), reachable)
             table = step_table(k, q, q2s[c], last, n, w)
             nxt: dict = {}
             bp: dict = {}

@@ -203,8 +203,10 @@ def _tap_answer(request, event: Event, sheet: ScoreSheet, wanted: dict, *, error
     draw = sheet.draw if confirmed is not None else seating.game_draw(stage, game)
     counted = _counts(stage, game, draw, request.user.pk)
     if counted["complete"] and not error:
-        return render(request, "scoring/board/_board.html", board_context(
+        response = render(request, "scoring/board/_board.html", board_context(
             request, event, BoardFilterForm(request.POST), error=error, notice=notice, acted_on=sheet.pk))
+        response["HX-Retarget"], response["HX-Reswap"] = "#board", "outerHTML"  # the board, not the row
+        return response
     rows = _table_rows(stage, game, draw, request.user.pk, table=sheet.table_number, current_sheet=confirmed)
     return render(request, "scoring/board/_tap.html", {
         **counted, "row": rows[0] if rows else None, "festival": event.festival, "event": event, "stage": stage,

@@ -288,8 +288,11 @@ def test_the_tap_that_completes_the_game_answers_with_the_whole_board_and_the_ne
     first, last = submit(stage, 1), submit(stage, 2)
     client.force_login(chief)
     assert 'id="board" ' not in tap(client, stage, first)
-    html = tap(client, stage, last)
+    response = client.post(url("board-quick-confirm", stage, sheet_id=last.pk), {"stage": 1, "game": 1},
+                           HTTP_HX_REQUEST="true")
+    html = response.content.decode()
     assert 'id="board" ' in html and "Every table of game 1 is confirmed" in html
+    assert (response["HX-Retarget"], response["HX-Reswap"]) == ("#board", "outerHTML")  # not into the row
 
 
 @pytest.mark.parametrize("players", [16, 512])

@@ -5,6 +5,7 @@ Django stack in this process (middleware, view, service, rendering; no HTTP), wi
     python -m bench.taps                                   # a throwaway SQLite file; 128 and 512 tables
     DATABASE_URL=postgres://user@host:5432/name python -m bench.taps
     python -m bench.taps --tables 128 --taps 10            # quicker
+    python -m bench.taps --quick                           # a smoke run
 
 Development settings, DEBUG off. CPU ms is this process's (Python, and SQLite's work; PostgreSQL's own work is
 in another process and only in the wall time). Target (issue 31): under 10 ms of CPU per tap, the same at 512
@@ -142,7 +143,10 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--tables", type=int, nargs="+", default=[128, 512])
     parser.add_argument("--taps", type=int, default=30, help="taps of each kind per size (default 30)")
     parser.add_argument("--seed", type=int, default=2024)
+    parser.add_argument("--quick", action="store_true", help="5 taps of each kind, 128 tables only")
     args = parser.parse_args(argv)
+    if args.quick:
+        args.taps, args.tables = 5, [128]
     _setup_django()
     from django.conf import settings
     from django.db import connection

@@ -8,8 +8,8 @@ Django stack in this process (middleware, view, service, rendering; no HTTP), wi
     python -m bench.taps --quick                           # a smoke run
 
 Development settings, DEBUG off. CPU ms is this process's (Python, and SQLite's work; PostgreSQL's own work is
-in another process and only in the wall time). Target (issue 31): under 10 ms of CPU per tap, the same at 512
-tables as at 128, and the query count the same. A tap that completes a game (the board then answers whole) is
+in another process and only in the wall time). Target (issue 31): under 10 ms of CPU per tap (the ✔ column),
+the same at 512 tables as at 128 (the exit status), and the query count the same (tests pin it). A tap that completes a game (the board then answers whole) is
 not among those timed.
 """
 
@@ -156,17 +156,22 @@ def main(argv: list[str] | None = None) -> int:
     print(f"staff taps on {connection.vendor}: {args.taps} taps of each kind per size")
     print(f"{'tables':>6} {'tap':<15} {'CPU median':>10} {'CPU p95':>8} {'wall median':>11} {'wall p95':>9} "
           f"{'queries':>8} {'target':>7}")
-    ok = True
+    medians: dict[str, list[float]] = {}
     for tables in args.tables:
         measured = board_taps(tables, args.taps, args.seed) | desk_taps(tables, args.taps, args.seed)
         for name, (wall, cpu, queries) in measured.items():
             cpu_median = statistics.median(cpu)
+            medians.setdefault(name, []).append(cpu_median)
             met = cpu_median < TARGET_CPU_MS
-            ok &= met
             counts = f"{min(queries)}–{max(queries)}" if min(queries) != max(queries) else str(queries[0])
             print(f"{tables:>6} {name:<15} {cpu_median:>10.1f} {_p95(cpu):>8.1f} {statistics.median(wall):>11.1f} "
                   f"{_p95(wall):>9.1f} {counts:>8} {'✔' if met else '✘':>7}")
-    return 0 if ok else 1
+    # The exit status says whether a tap costs the same however many tables (a tap that re-renders the whole
+    # board grows 2.5x from 128 to 512); the 10 ms column is the target, which the table shows.
+    grows = [name for name, values in medians.items() if max(values) > 1.5 * min(values)]
+    if grows:
+        print("grows with the tables:", ", ".join(grows))
+    return 1 if grows else 0
 
 
 if __name__ == "__main__":

@@ -212,7 +212,9 @@ class _Game:
         agreement = agreements([sheet], access.stage.event).get(sheet.pk) if sheet and answer_url else None
         return render(request, "scoring/referee/game.html", _context(
             access, agreement=agreement, answer_url=answer_url, correctable=self.correctable,
-            correcting=self.live.version if correcting and form is not None and self.live else None,
+            # The version the player is correcting: the one they opened, kept through a re-shown form.
+            correcting=(request.POST.get("correcting", "")[:5] or self.live.version)
+            if correcting and form is not None and self.live else None,
             seat_code=access.asks_seat_code, my_seat=(my_seat := _my_seat(access, sheet)),
             my_answer=agreement.answers.get(my_seat) if agreement is not None and my_seat else None,
             answer_form=_answer_form(access, sheet) if agreement is not None else None,

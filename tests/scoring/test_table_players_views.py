@@ -221,3 +221,17 @@ def test_the_organiser_chooses_player_run_tables_in_the_event_form_and_nonsense_
     event.refresh_from_db()
     assert (event.sheets_by, event.agreement_minutes) == ("players", 7)
     assert AuditEntry.objects.get(action="event.updated").after == {"sheets_by": "players", "agreement_minutes": 7}
+
+
+def test_a_correction_of_a_version_corrected_meanwhile_is_refused_and_the_sheet_shown_again(client, stage):
+    from scoring.services.table_sheets import correct_entered_sheet
+
+    sheet = entered(stage)
+    correct_entered_sheet(sheet=sheet, version=1, entry=entry_for(stage, 1, 1, (0, 5, 7, 14)), accept_warnings=True,
+                          idempotency_key=key(), player=seated_player(stage=stage, game=1, table_number=1,
+                                                                      via=PERSONAL_PAGE,
+                                                                      registration=seat(stage, 2).registration))
+    response = client.post(player_url(stage, 3, "game", game=1),
+                           {**sheet_data(stage, 1, 1, (0, 5, 9, 20)), "correcting": "1"})
+    assert response.status_code == 200 and "The sheet changed since you opened it" in text(response)
+    assert ScoreSheet.objects.count() == 2 and "version 2" in text(response)

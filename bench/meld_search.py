@@ -1,7 +1,8 @@
 """Worst-case search for the meld solver, used by ``python -m bench.meld --search N``.
 
 Seeded and reproducible: N random 40-tile racks dealt from a shuffled 106-tile set, then adversarial
-families (two jokers, pairs of every tile, near-runs with holes, dense windows of numbers) and a short
+families (two jokers, pairs of every tile, near-runs with holes, dense windows of numbers; then racks
+of 60-106 tiles with jokers and long runs with jokers, of any size) and a short
 local search from the slowest rack found (swap one tile, keep the swap if it is slower). Every rack is
 timed once; the slowest 2 % are timed again and keep their best of three, so one pause of a loaded
 machine does not become "the worst case". Times are the process's CPU time (``time.process_time``):

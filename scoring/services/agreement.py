@@ -80,9 +80,11 @@ def agreement_of(*, seats: int, answers: Iterable[Answer], submitted_at: dt.date
 
 
 def agreements(sheets: list[ScoreSheet], event: Event, now: dt.datetime | None = None) -> dict[int, Agreement]:
-    """Sheet id → its agreement, for the submitted sheets of an event whose players keep their sheets (two
-    queries, however many sheets); empty for a referees' event."""
-    pending = [sheet for sheet in sheets if sheet.status == ScoreSheet.Status.SUBMITTED]
+    """Sheet id → its agreement, for the submitted sheets a player of the table entered, in an event whose
+    players keep their sheets (two queries, however many sheets); empty for a referees' event. A sheet the
+    chief referee (or a referee) entered from their own pages has none: it goes to confirmation as ever."""
+    pending = [sheet for sheet in sheets
+               if sheet.status == ScoreSheet.Status.SUBMITTED and sheet.entered_by_seat is not None]
     if not players_keep_sheets(event) or not pending:
         return {}
     now = now or timezone.now()

@@ -97,8 +97,9 @@ def _counts(stage: Stage, game: int, draw: Draw | None, user_id: int | None) -> 
     )
     clean = found["one_tap"]
     if players_keep_sheets(stage.event) and clean:  # only what its table agreed to goes with one tap
-        candidates = list(sheets.filter(quick).only("id", "status", "submitted_at"))
-        clean = sum(1 for agreement in agreements(candidates, stage.event).values() if agreement.clean)
+        candidates = list(sheets.filter(quick).only("id", "status", "submitted_at", "entered_by_seat"))
+        agreed = agreements(candidates, stage.event)
+        clean = sum(1 for sheet in candidates if sheet.pk not in agreed or agreed[sheet.pk].clean)
     per_state = {PENDING: total - found["touched"], S.SUBMITTED: found["submitted"],
                  S.RETURNED: found["touched"] - found["submitted"] - found["confirmed"],
                  S.CONFIRMED: found["confirmed"]}

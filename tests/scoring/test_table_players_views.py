@@ -235,3 +235,17 @@ def test_a_correction_of_a_version_corrected_meanwhile_is_refused_and_the_sheet_
                            {**sheet_data(stage, 1, 1, (0, 5, 9, 20)), "correcting": "1"})
     assert response.status_code == 200 and "The sheet changed since you opened it" in text(response)
     assert ScoreSheet.objects.count() == 2 and "version 2" in text(response)
+
+
+def test_a_sheet_the_chief_entered_needs_no_agreement_and_goes_with_one_tap(client, stage, chief):
+    from tests.factories import make_staff
+
+    game_url = reverse("referee-game", kwargs={"stage_id": stage.pk, "table": 1, "game": 1})
+    client.force_login(chief)
+    assert client.post(game_url, sheet_data(stage, 1, 1, (0, 5, 9, 14))).status_code == 302
+    sheet = ScoreSheet.objects.get()
+    assert sheet.entered_by_seat is None and sheet.submitted_by == chief
+    assert "data-answer-form" not in text(client.get(player_url(stage, 2, "game", game=1)))
+    client.force_login(make_staff(stage.event.festival, "chief referee"))
+    board = reverse("board", kwargs={"festival": stage.event.festival.slug, "event": stage.event.slug})
+    assert f"board-confirm-{sheet.pk}" in text(client.get(board))

@@ -41,6 +41,31 @@ class Record:
         return cls(data["start_etag"], [tuple(c) for c in data["confirmations"]], [tuple(p) for p in data["polls"]])
 
 
+def load_all(path: Path) -> dict[str, Record]:
+    """The records in a file: one (the one-event test) or one per event (`{"events": {key: record}}`, the
+    festival mode, where each event's confirmations are ordered by its own chief referee)."""
+    data = json.loads(path.read_text())
+    if "events" not in data:
+        return {"": Record.load(path)}
+    return {key: Record(value["start_etag"], [tuple(c) for c in value["confirmations"]],
+                        [tuple(p) for p in value["polls"]]) for key, value in data["events"].items()}
+
+
+def save_all(records: dict[str, Record], path: Path, **extra) -> None:
+    path.write_text(json.dumps({"events": {key: {"start_etag": r.start_etag, "confirmations": r.confirmations,
+                                                 "polls": r.polls} for key, r in records.items()}, **extra}))
+
+
+def delays_of_all(records: dict[str, Record]) -> dict:
+    """`delays` of every event's record, the lists joined and the counts added."""
+    out = {"any": [], "phone": [], "unseen": 0, "unknown": 0}
+    for record in records.values():
+        result = delays(record)
+        for key in out:
+            out[key] += result[key]
+    return out
+
+
 def _strong(etag: str) -> str:
     """nginx weakens the ETag of an answer it compresses (W/"…"); the version it names is the same."""
     return etag.removeprefix("W/")

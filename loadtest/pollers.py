@@ -22,14 +22,21 @@ def available() -> bool:
     return shutil.which("wrk") is not None
 
 
+def events_spec(plan: dict) -> str:
+    """The events the phones look at, for pollers.lua: `base|n,n,…` per event, `;` between events. A phone
+    picks an event in proportion to its players (the festival plan's events; the one-event plan: its event)."""
+    events = plan.get("events") or [plan]
+    return ";".join(f"/f/{event['festival']}/{event['event']}/|{','.join(map(str, event['players']))}"
+                    for event in events)
+
+
 def start(host: str, plan: dict, *, phones: int, poll_seconds: float, share: float, seconds: int,
           log: Path) -> subprocess.Popen:
     threads = min(THREADS, phones)
     phones -= phones % threads  # wrk shares the connections evenly between its threads
-    base = f"/f/{plan['festival']}/{plan['event']}/"
     command = ["wrk", "-t", str(threads), "-c", str(phones), "-d", f"{seconds}s", "--timeout", "10s", "--latency",
-               "-s", str(SCRIPT), host, "--", base, str(int(poll_seconds * 1000)), str(share),
-               ",".join(map(str, plan["players"])), str(phones // threads)]
+               "-s", str(SCRIPT), host, "--", events_spec(plan), str(int(poll_seconds * 1000)), str(share),
+               str(phones // threads)]
     return subprocess.Popen(command, stdout=log.open("w"), stderr=subprocess.STDOUT)
 
 

@@ -19,6 +19,11 @@ For each database — SQLite always, PostgreSQL when DATABASE_URL names one (the
 
 Every process it starts is stopped by its own pid, also on Ctrl-C or an error. Exit status 0 when every
 database met the target (no errors, p99 < 300 ms, every sheet stored once, freshness p95 < 5 s), 1 otherwise.
+
+`--festival` plays the day of issue 31 instead (`loadtest.prepare --festival`): four events live at once in two
+festivals, 5,000 phones (4,600 of them wrk connections) over the four events, one referee per table (80), two
+chief referees, two desks; `--app-servers 2` puts a second gunicorn (2 workers) behind the same nginx, Redis
+and database. In every mode the CPU of each group of processes is sampled during the run (loadtest/cpu.py).
 """
 
 from __future__ import annotations
@@ -37,8 +42,9 @@ import urllib.request
 from pathlib import Path
 from urllib.parse import urlsplit, urlunsplit
 
-from bench.servers import free_port, nginx, start_gunicorn, start_nginx, start_redis, stop
-from loadtest import freshness, pollers
+from bench.servers import free_port, nginx, nginx_conf, start_gunicorn, start_redis, stop
+from bench.servers import wait_until_up as answers
+from loadtest import cpu, freshness, pollers
 
 ROOT = Path(__file__).resolve().parent.parent
 BIN = Path(sys.executable).parent
@@ -47,6 +53,7 @@ PG_NAME = "rk_loadtest"
 TARGET_P99_MS = 300
 TARGET_FRESH_S = 5.0  # p95, from the chief's tap to a phone's poll showing it
 WORKERS = 2
+FESTIVAL_PHONES, FESTIVAL_WRK_PHONES = 5000, 4600  # 10× the festival's 320 players (issue 31: "5,000 phones")
 # gunicorn's usual access log plus the time the worker spent on the request (ms), to see where it goes.
 ACCESS_FORMAT = '%(h)s %(t)s "%(r)s" %(s)s %(b)s %(M)sms'
 
@@ -137,16 +144,21 @@ KINDS = (  # what each address is, for the server-side view
     ("player live", r"/player/\d+/live/$"), ("player page", r"/player/\d+/$"),
     ("referee live check", r"^/t/[^/]+/stage-\d+/game/\d+/preview/$"), ("referee game", r"^/t/[^/]+/stage-\d+/game/\d+/$"),
     ("referee table page", r"^/t/[^/]+/$"), ("board quick confirm", r"/quick-confirm/$"), ("board", r"/board/"),
-    ("login", r"^/accounts/login/"),
+    ("login", r"^/accounts/login/"), ("desk check-in tap", r"^/desk/.*/r/\d+/checkin/$"),
+    ("desk search", r"^/desk/.*/search/$"), ("desk counts", r"^/desk/.*/counts/$"), ("desk page", r"^/desk/"),
 )
 
 
-def server_side(access_log: Path) -> list[dict]:
-    """Per kind of request, from gunicorn's access log: count, 304s, 5xx, worker time (median, p99, total)."""
+def _lines(access_logs: list[Path]):
+    for access_log in access_logs:
+        if access_log.exists():
+            yield from access_log.open(errors="replace")
+
+
+def server_side(access_log: Path | list[Path]) -> list[dict]:
+    """Per kind of request, from gunicorn's access log(s): count, 304s, 5xx, worker time (median, p99, total)."""
     kinds: dict[str, dict] = {}
-    if not access_log.exists():
-        return []
-    for line in access_log.open(errors="replace"):
+    for line in _lines(access_log if isinstance(access_log, list) else [access_log]):
         match = ACCESS_LINE.search(line.rstrip())
         if not match:
             continue
@@ -173,6 +185,33 @@ def server_table(rows: list[dict]) -> str:
     return "\n".join(lines)
 
 
+def start_proxy(prefix: Path, port: int, upstreams: list[str], *, connections: int) -> subprocess.Popen:
+    """Debian's nginx with deploy/nginx.conf (bench/servers.py) in front of every app server in `upstreams`: one
+    `server` line each in the one upstream block, as Docker's DNS gives nginx every replica of `web`."""
+    import shutil
+
+    shutil.rmtree(prefix, ignore_errors=True)
+    prefix.mkdir(parents=True)
+    conf = nginx_conf(prefix, port, upstreams[0], connections=connections)
+    text = conf.read_text()
+    line = next(line for line in text.splitlines() if line.strip().startswith(f"server {upstreams[0]}"))
+    conf.write_text(text.replace(line, "\n".join(line.replace(upstreams[0], upstream) for upstream in upstreams)))
+    process = subprocess.Popen([nginx() or "nginx", "-p", str(prefix), "-c", str(conf), "-g", "daemon off;"],
+                               stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    answers(f"http://127.0.0.1:{port}/", 15, process)
+    return process
+
+
+def warm_festival(host: str, plan: dict) -> None:
+    for event in plan["events"]:
+        base = f"{host}/f/{event['festival']}/{event['event']}/"
+        for _ in range(2):
+            for path in ("standings/", "standings/live/", f"player/{event['players'][0]}/live/"):
+                urllib.request.urlopen(base + path, timeout=30).read()
+            token = event["tables"][0]["token"]
+            urllib.request.urlopen(f"{host}/t/{token}/stage-{event['stage']}/game/1/", timeout=30).read()
+
+
 def one_database(label: str, url: str, args, out: Path) -> dict:
     env = {**os.environ, "DJANGO_SETTINGS_MODULE": SETTINGS, "DATABASE_URL": url, "PYTHONUNBUFFERED": "1"}
     env.pop("REDIS_URL", None)
@@ -183,46 +222,78 @@ def one_database(label: str, url: str, args, out: Path) -> dict:
     plan_path = out / f"{label}-plan.json"
     started = time.monotonic()
     run([str(BIN / "python"), "manage.py", "migrate", "--noinput"], env, log)
-    run([str(BIN / "python"), "-m", "loadtest.prepare", "--out", str(plan_path)], env, log)
+    run([str(BIN / "python"), "-m", "loadtest.prepare", "--out", str(plan_path), *(["--festival"] if args.festival else [])],
+        env, log)
     plan = json.loads(plan_path.read_text())
-    port = free_port()
-    origin = host = f"http://127.0.0.1:{port}"
-    gunicorn = locust = wrk = None
+    ports = [free_port() for _ in range(args.app_servers)]
+    origins = [f"http://127.0.0.1:{port}" for port in ports]
+    origin = host = origins[0]
+    locust = wrk = None
+    gunicorns: list[subprocess.Popen] = []
     servers: list[subprocess.Popen] = []
+    access_logs = [out / f"{label}-access.log" if n == 0 else out / f"{label}-access-{n + 1}.log"
+                   for n in range(args.app_servers)]
     locust_phones = args.phones - args.wrk_phones
+    tables = sum(len(event["tables"]) for event in plan.get("events", [plan]))
+    referees = min(args.referees, tables)
+    chiefs = len(plan.get("chiefs") or [plan["chief"]])
+    desks = len(plan["desk"]["accounts"]) if plan.get("desk") else 0
+    sampler = None
     try:
-        gunicorn = start_gunicorn(env, port, workers=WORKERS, extra=[
-            "--timeout", "90", "--access-logfile", str(out / f"{label}-access.log"),
-            "--access-logformat", ACCESS_FORMAT, "--error-logfile", str(out / f"{label}-gunicorn.log")])
-        servers.append(gunicorn)
-        wait_until_up(f"{host}/f/{plan['festival']}/{plan['event']}/standings/")
+        for n, port in enumerate(ports):
+            gunicorn = start_gunicorn(env, port, workers=WORKERS, extra=[
+                "--timeout", "90", "--access-logfile", str(access_logs[n]),
+                "--access-logformat", ACCESS_FORMAT,
+                "--error-logfile", str(out / (f"{label}-gunicorn.log" if n == 0 else f"{label}-gunicorn-{n + 1}.log"))])
+            gunicorns.append(gunicorn)
+            servers.append(gunicorn)
+        for server_origin in origins:
+            wait_until_up(f"{server_origin}/f/{plan['festival']}/{plan['event']}/standings/")
+        proxy_process = None
         if args.through_nginx:
             proxy = free_port()
-            servers.append(start_nginx(out / f"{label}-nginx", proxy, f"127.0.0.1:{port}",
-                                       connections=4 * (args.phones + args.referees) + 1024))
+            proxy_process = start_proxy(out / f"{label}-nginx", proxy, [f"127.0.0.1:{port}" for port in ports],
+                                        connections=4 * (args.phones + referees) + 1024)
+            servers.append(proxy_process)
             host = f"http://127.0.0.1:{proxy}"
-        warm_up(host, plan)
-        (out / f"{label}-access.log").write_text("")  # count only the run's requests
-        cpu_before, load_before = cpu_seconds(gunicorn.pid), os.getloadavg()[0]
-        nginx_before = sum(cpu_seconds(process.pid) for process in servers[1:])
-        users = locust_phones + args.referees + 1
+        for server_origin in origins:  # every worker of every server
+            warm_up(server_origin, plan)
+            if args.festival:
+                warm_festival(server_origin, plan)
+        if args.through_nginx:
+            warm_up(host, plan)
+        for access_log in access_logs:
+            access_log.write_text("")  # count only the run's requests
+        cpu_before, load_before = sum(cpu_seconds(g.pid) for g in gunicorns), os.getloadavg()[0]
+        nginx_before = cpu_seconds(proxy_process.pid) if proxy_process else 0.0
+        users = locust_phones + referees + chiefs + desks
+        classes = ["Phone", "Referee", "ChiefReferee", *(["Desk"] if desks else [])]
         command = [str(BIN / "locust"), "-f", str(ROOT / "loadtest" / "locustfile.py"), "--headless",
                    "--plan", str(plan_path), "--host", host, "--users", str(users), "--spawn-rate", str(args.spawn_rate),
-                   "--phones", str(locust_phones), "--referees", str(args.referees), "--run-time", args.run_time,
+                   "--phones", str(locust_phones), "--referees", str(referees), "--run-time", args.run_time,
                    "--poll-seconds", str(args.poll_seconds), "--origin", origin,
                    "--freshness", str(out / f"{label}-freshness.json"),
-                   "--stop-timeout", "10", "--csv", str(out / label), "--only-summary"]
+                   "--stop-timeout", "10", "--csv", str(out / label), "--only-summary", *classes]
         print(f"[{label}] {' '.join(command)}", flush=True)
         if args.wrk_phones:
             wrk = pollers.start(host, plan, phones=args.wrk_phones, poll_seconds=args.poll_seconds, share=0.6,
                                 seconds=parse_seconds(args.run_time), log=out / f"{label}-wrk.log")
         with (out / f"{label}-locust.log").open("w") as locust_log:
             locust = subprocess.Popen(command, env=env, cwd=ROOT, stdout=locust_log, stderr=subprocess.STDOUT)
+            groups = {f"gunicorn {chr(65 + n)}": [g.pid] for n, g in enumerate(gunicorns)}
+            groups.update({"nginx": [proxy_process.pid] if proxy_process else [], "locust": [locust.pid],
+                           "wrk": [wrk.pid] if wrk else [], "redis": [redis[0].pid] if redis else [],
+                           "postgres": cpu.postmasters() if label == "postgres" else []})
+            sampler = cpu.Sampler(lambda: groups, {chr(65 + n): g.pid for n, g in enumerate(gunicorns)})
+            sampler.start()
             locust_cpu = reap(locust, parse_seconds(args.run_time) + 120)
         wrk_cpu = reap(wrk, 60) if wrk is not None else None
-        cpu_used, load_after = cpu_seconds(gunicorn.pid) - cpu_before, os.getloadavg()[0]
-        nginx_cpu = sum(cpu_seconds(process.pid) for process in servers[1:]) - nginx_before
+        cpu_used, load_after = sum(cpu_seconds(g.pid) for g in gunicorns) - cpu_before, os.getloadavg()[0]
+        nginx_cpu = (cpu_seconds(proxy_process.pid) if proxy_process else 0.0) - nginx_before
+        machine = sampler.finish()
     finally:
+        if sampler is not None:
+            sampler.halt()
         stop(locust)
         stop(wrk)
         for process in reversed(servers):
@@ -232,18 +303,45 @@ def one_database(label: str, url: str, args, out: Path) -> dict:
     stored = json.loads(subprocess.run(
         [str(BIN / "python"), "-m", "loadtest.prepare", "--report", str(plan_path)],
         env=env, cwd=ROOT, capture_output=True, text=True, check=True).stdout)
-    tracebacks = (out / f"{label}-gunicorn.log").read_text(errors="replace").count("Traceback")
+    tracebacks = sum(path.read_text(errors="replace").count("Traceback") for path in out.glob(f"{label}-gunicorn*.log"))
     fresh_path = out / f"{label}-freshness.json"
-    fresh = freshness.delays(freshness.Record.load(fresh_path)) if fresh_path.exists() else None
+    fresh, sent, checked_in = None, None, None
+    if fresh_path.exists():
+        fresh = freshness.delays_of_all(freshness.load_all(fresh_path))
+        data = json.loads(fresh_path.read_text())
+        sent, checked_in = data.get("sent"), data.get("checked_in")
+    if args.festival:
+        expected = festival_expected(plan, stored, sent or [], referees)
+    else:
+        expected = referees * plan["games"]
     return {
-        "expected": min(args.referees, len(plan["tables"])) * plan["games"], "freshness": fresh, "wrk": pollers.read(out / f"{label}-wrk.log") if args.wrk_phones else None,
+        "expected": expected, "freshness": fresh, "wrk": pollers.read(out / f"{label}-wrk.log") if args.wrk_phones else None,
         "nginx_cpu_s": round(nginx_cpu, 1) if args.through_nginx else None, "redis": bool(redis),
         "label": label, "stats": read_stats(out / f"{label}_stats.csv"), "stored": stored,
-        "server": server_side(out / f"{label}-access.log"), "tracebacks": tracebacks,
+        "server": server_side(access_logs), "tracebacks": tracebacks,
+        "per_server": [sum(1 for _ in _lines([path])) for path in access_logs],
         "gunicorn_cpu_s": round(cpu_used, 1), "locust_cpu_s": round(locust_cpu, 1),
         "wrk_cpu_s": round(wrk_cpu, 1) if wrk_cpu is not None else None, "load": (round(load_before, 1), round(load_after, 1)),
         "locust_exit": locust.returncode if locust else None, "seconds": round(time.monotonic() - started),
+        "machine": machine, "checked_in": checked_in, "desks": desks, "referees": referees,
     }
+
+
+def festival_expected(plan: dict, stored: dict, sent: list, referees: int) -> dict:
+    """What the festival run should have stored, per event: every sheet a referee was answered "stored" for,
+    once (the tables × games of round 1 where every game is seated from the start; in the Hong Kong final
+    games 2 and 3 are seated only when the previous game is confirmed at every table, so there the sheets
+    sent are what counts), compared with the games holding a sheet in the database."""
+    out = {}
+    for event in plan["events"]:
+        key = event["key"]
+        games_sent = sorted({f"{table}/{game}" for k, table, game in sent if k == key})
+        held = stored["events"][key]
+        out[key] = {"all": len(event["tables"]) * event["games"], "sent": len(games_sent),
+                    "answered_twice": sum(1 for k, *_rest in sent if k == key) - len(games_sent),
+                    "stored": held["games_with_sheets"], "stored_twice": held["stored_twice"],
+                    "same": games_sent == held["games"], "waits_for_confirmation": event["seated_by_confirmation"]}
+    return out
 
 
 def parse_seconds(text: str) -> int:
@@ -274,6 +372,9 @@ def server_5xx(result: dict) -> int:
 
 
 def stored_once(result: dict) -> bool:
+    if isinstance(result["expected"], dict):  # the festival: per event, the sheets the referees sent
+        return all(e["stored_twice"] == 0 and e["answered_twice"] == 0 and e["same"]
+                   and (e["waits_for_confirmation"] or e["sent"] == e["all"]) for e in result["expected"].values())
     stored = result["stored"]
     return (stored["stored_twice"] == 0
             and stored["submitted"] + stored["confirmed"] == stored["games_with_sheets"] == result["expected"])
@@ -309,31 +410,53 @@ def wrk_line(wrk: dict) -> str:
             f"{wrk['socket_errors']} socket errors{' (' + wrk['socket_detail'] + ')' if wrk['socket_errors'] else ''}.")
 
 
+def stored_lines(result: dict) -> list[str]:
+    stored = result["stored"]
+    if not isinstance(result["expected"], dict):
+        return [f"- Stored: {stored['submitted'] + stored['confirmed']} of {result['expected']} sheets sent "
+                f"({stored['confirmed']} confirmed, {stored['submitted']} waiting, {stored['returned']} returned); "
+                f"{stored.get('stored_twice', '?')} games hold two sheets."]
+    lines = ["| event | sheets of round 1 | sent (answered stored) | games holding a sheet | holding two | "
+             "same games | confirmed | waiting |", "|---|---:|---:|---:|---:|---|---:|---:|"]
+    for key, e in result["expected"].items():
+        held = stored["events"][key]
+        lines.append(f"| {key}{' (Hong Kong: next game seated by confirmations)' if e['waits_for_confirmation'] else ''} | "
+                     f"{e['all']} | {e['sent']} | {e['stored']} | {e['stored_twice']} | {'yes' if e['same'] else 'NO'} | "
+                     f"{held['confirmed']} | {held['submitted']} |")
+    return ["- Stored, per event (every sheet a referee was told was stored is in the database once, and nothing "
+            "else):", "", *lines, "",
+            f"- Desks: {len(result['checked_in'] or [])} check-in taps answered with the row, "
+            f"{stored.get('checked_in', '?')} of the afternoon event's players checked in in the database."]
+
+
 def summary(results: list[dict], args, command: str) -> str:
     phones = (f"{args.phones} phones ({args.phones - args.wrk_phones} locust, {args.wrk_phones} wrk)" if args.wrk_phones
               else f"{args.phones} phones")
+    staff = ("2 chief referees, 2 desks, four events live (issue 31's festival)" if args.festival
+             else "1 chief referee")
+    servers = f"{args.app_servers} × gunicorn {WORKERS} sync workers" if args.app_servers > 1 else f"gunicorn {WORKERS} sync workers"
     out = [f"Load test {dt.date.today().isoformat()}: `{command}` — {phones} polling every {args.poll_seconds:g} s, "
-           f"{args.referees} referees, 1 chief referee, {args.run_time}, gunicorn {WORKERS} sync workers"
+           f"{results[0]['referees'] if results else args.referees} referees, {staff}, {args.run_time}, {servers}"
            f"{', behind nginx (deploy/nginx.conf, micro-cache)' if args.through_nginx else ''}, "
            f"cache: {'Redis' if results and results[0]['redis'] else 'per-process memory'}, {os.cpu_count()} CPU cores.", ""]
     for result in results:
         met, text = verdict(result)
-        stored = result["stored"]
         out += [f"### {result['label']}", "", table(result), "", server_table(result["server"]), "",
                 f"- Target {text}.",
                 f"- Server: {server_5xx(result)} answers 5xx in the access log, {result['tracebacks']} tracebacks; "
                 f"the 2 workers used {result['gunicorn_cpu_s']} CPU-seconds, locust {result['locust_cpu_s']}"
                 f"{', wrk ' + str(result['wrk_cpu_s']) if result['wrk_cpu_s'] is not None else ''}; load average "
                 f"{result['load'][0]} before, {result['load'][1]} after.",
-                f"- Stored: {stored['submitted'] + stored['confirmed']} of {result['expected']} sheets sent "
-                f"({stored['confirmed']} confirmed, {stored['submitted']} waiting, {stored['returned']} returned); "
-                f"{stored.get('stored_twice', '?')} games hold two sheets.",
+                *stored_lines(result),
                 f"- Freshness (chief's tap → phone's poll showing it): "
                 f"{freshness.summary(result['freshness']) if result['freshness'] else 'not measured'}."]
         if result["wrk"] is not None:
             out.append(wrk_line(result["wrk"]))
         if result["nginx_cpu_s"] is not None:
             out.append(f"- nginx used {result['nginx_cpu_s']} CPU-seconds.")
+        if len(result["per_server"]) > 1:
+            out.append(f"- Requests per app server (access logs): {', '.join(map(str, result['per_server']))}.")
+        out += ["", "CPU during the run (loadtest/cpu.py, sampled every 2 s):", "", cpu.table(result["machine"])]
         out.append("")
     return "\n".join(out)
 
@@ -341,12 +464,18 @@ def summary(results: list[dict], args, command: str) -> str:
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--run-time", default="120s", help="locust's run time per database (default 120s)")
-    parser.add_argument("--phones", type=int, default=500)
-    parser.add_argument("--referees", type=int, default=128)
+    parser.add_argument("--festival", action="store_true",
+                        help="issue 31's festival: four events live, 5,000 phones (4,600 wrk), a referee per table, "
+                             "2 chief referees, 2 desks")
+    parser.add_argument("--app-servers", type=int, default=1,
+                        help="gunicorn servers (2 workers each) behind the one nginx (needs --through-nginx when > 1)")
+    parser.add_argument("--phones", type=int, help="phones (default 500; festival: 5000)")
+    parser.add_argument("--referees", type=int, help="referees, one per table (default 128; festival: every table)")
     parser.add_argument("--spawn-rate", type=float, default=60, help="users started per second")
     parser.add_argument("--poll-seconds", type=float, default=3.0, help="the phones' poll interval (the pages': 3)")
-    parser.add_argument("--wrk-phones", type=int, default=0,
-                        help="how many of --phones wrk generates instead of locust (needs Debian's wrk)")
+    parser.add_argument("--wrk-phones", type=int,
+                        help="how many of --phones wrk generates instead of locust (needs Debian's wrk; default 0, "
+                             "festival: 4600)")
     parser.add_argument("--through-nginx", action="store_true",
                         help="everything through Debian's nginx with deploy/nginx.conf (micro-cache on)")
     parser.add_argument("--no-redis", action="store_true", help="per-process memory cache instead of Redis")
@@ -354,6 +483,14 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--out", type=Path, help="results folder (default: a new one under /tmp)")
     parser.add_argument("--pg-name", default=PG_NAME, help=f"PostgreSQL database to use (default {PG_NAME})")
     args = parser.parse_args(argv)
+    if args.phones is None:
+        args.phones = FESTIVAL_PHONES if args.festival else 500
+    if args.wrk_phones is None:
+        args.wrk_phones = min(FESTIVAL_WRK_PHONES, args.phones - 1) if args.festival else 0
+    if args.referees is None:
+        args.referees = 10_000 if args.festival else 128  # the festival: every table (80)
+    if args.app_servers < 1 or (args.app_servers > 1 and not args.through_nginx):
+        parser.error("--app-servers: 1, or more with --through-nginx (nginx spreads the requests over them)")
     parse_seconds(args.run_time)
     if not (BIN / "locust").exists():
         parser.error(f"locust is not installed in {BIN.parent}: {BIN / 'pip'} install locust")

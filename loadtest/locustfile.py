@@ -80,6 +80,7 @@ def _arguments(parser):
 FRESHNESS = Record()  # the one-event plan's
 RECORDS: dict[str, Record] = {}  # the festival plan's, per event key
 SENT: list[tuple[str, int, int]] = []  # (event key, table, game) of every sheet answered "stored"
+POSTED: list[tuple[str, int, int]] = []  # … of every sheet posted (answered or not: the run may end meanwhile)
 CHECKED_IN: list[int] = []  # registrations the desks' taps checked in
 
 
@@ -105,7 +106,7 @@ def _save_freshness(environment, **_kwargs):
     options = environment.parsed_options
     if options is not None and options.freshness:
         if RECORDS:
-            save_all(RECORDS, Path(options.freshness), sent=SENT, checked_in=CHECKED_IN)
+            save_all(RECORDS, Path(options.freshness), sent=SENT, posted=POSTED, checked_in=CHECKED_IN)
         else:
             FRESHNESS.save(Path(options.freshness))
 
@@ -295,6 +296,7 @@ class Referee(FastHttpUser):
                     data["accept_warnings"] = "on"  # the referee reads the warnings and ticks the box
         gevent.sleep(random.uniform(1, 2))
         data["action"] = "submit"
+        POSTED.append((self.event.get("key", ""), self.table, self.game))
         with self.client.post(game_url, data=data, name=f"referee: submit {kind}", allow_redirects=False,
                               catch_response=True) as response:
             if response.status_code == 200:  # the form came back: refused or invalid

@@ -3,9 +3,10 @@
 Every few seconds it reads the CPU time of each group of processes — each gunicorn worker on its own, the
 gunicorn masters, nginx, wrk, locust, Redis, PostgreSQL — and the machine's busy time (`/proc/stat`), and at
 the end gives per group the CPU-seconds used over the run and its share of the machine (cores × seconds), and
-per interval the busiest moment. PostgreSQL's backends come and go with connections: the server's own
-accounting of its dead children (the postmaster's `children` times) counts those that ended during the run.
-Everything the run did not start (another helper's benchmark, the lead's tests) is "everything else": the
+per interval the busiest moment. PostgreSQL is the whole server (its backends, writers, autovacuum), each
+process sampled while it lives: the app's connections live through the run (CONN_MAX_AGE 60 s), a process
+that ends between two samples loses its last interval (the postmaster's `children` times are not used: they
+jump by the whole life of whatever it reaps, also of backends that ended before the run). Everything the run did not start (another helper's benchmark, the lead's tests) is "everything else": the
 machine's busy time minus the groups.
 """
 
@@ -23,7 +24,7 @@ def _own(process: psutil.Process) -> float:
     return times.user + times.system
 
 
-def _tree(pid: int, children_times: bool = False) -> dict[int, float]:
+def _tree(pid: int) -> dict[int, float]:
     """CPU seconds per process of the tree under `pid` (itself included)."""
     out: dict[int, float] = {}
     try:
@@ -34,9 +35,6 @@ def _tree(pid: int, children_times: bool = False) -> dict[int, float]:
     for process in processes:
         try:
             out[process.pid] = _own(process)
-            if children_times and process.pid == pid:
-                times = process.cpu_times()
-                out[-pid] = times.children_user + times.children_system  # ended children, reaped by it
         except psutil.NoSuchProcess:
             continue
     return out
@@ -77,7 +75,7 @@ class Sampler(threading.Thread):
         for name, pids in self.groups().items():
             seen = self._seen.setdefault(name, {})
             for pid in pids:
-                for key, value in _tree(pid, children_times=name == "postgres").items():
+                for key, value in _tree(pid).items():
                     seen[key] = max(seen.get(key, 0.0), value)
             per[name] = sum(seen.values())
         for server, pid in self.gunicorns.items():

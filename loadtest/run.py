@@ -469,7 +469,7 @@ def summary(results: list[dict], args, command: str) -> str:
         out += [f"### {result['label']}", "", table(result), "", server_table(result["server"]), "",
                 f"- Target {text}.",
                 f"- Server: {server_5xx(result)} answers 5xx in the access log, {result['tracebacks']} tracebacks; "
-                f"the 2 workers used {result['gunicorn_cpu_s']} CPU-seconds, locust {result['locust_cpu_s']}"
+                f"the {WORKERS * len(result['per_server'])} workers used {result['gunicorn_cpu_s']} CPU-seconds, locust {result['locust_cpu_s']}"
                 f"{', wrk ' + str(result['wrk_cpu_s']) if result['wrk_cpu_s'] is not None else ''}; load average "
                 f"{result['load'][0]} before, {result['load'][1]} after.",
                 *stored_lines(result),

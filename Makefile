@@ -47,7 +47,7 @@ bench-http: setup
 # Bounded load test on loopback (about 5 minutes); DATABASE_URL=postgres://… adds the PostgreSQL run.
 # 2,500 phones through nginx: LOADTEST_ARGS="--phones 2500 --wrk-phones 2000 --through-nginx" (loadtest/README.md).
 # Issue 31's festival (four events live, 5,000 phones, 80 referees, 2 chiefs, 2 desks; PostgreSQL):
-#   LOADTEST_ARGS="--festival --through-nginx --only postgres"; add "--app-servers 2" for a second gunicorn.
+#   LOADTEST_ARGS="--festival" (through nginx; "--only postgres" for PostgreSQL alone; "--app-servers 2": a second gunicorn).
 loadtest: setup
 	$(PY) -m pip install --quiet -e ".[dev,load]"
 	$(PY) -m loadtest.run $(LOADTEST_ARGS)

@@ -491,7 +491,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--run-time", default="120s", help="locust's run time per database (default 120s)")
     parser.add_argument("--festival", action="store_true",
                         help="issue 31's festival: four events live, 5,000 phones (4,600 wrk), a referee per table, "
-                             "2 chief referees, 2 desks")
+                             "2 chief referees, 2 desks, through nginx")
     parser.add_argument("--app-servers", type=int, default=1,
                         help="gunicorn servers (2 workers each) behind the one nginx (needs --through-nginx when > 1)")
     parser.add_argument("--phones", type=int, help="phones (default 500; festival: 5000)")
@@ -508,6 +508,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--out", type=Path, help="results folder (default: a new one under /tmp)")
     parser.add_argument("--pg-name", default=PG_NAME, help=f"PostgreSQL database to use (default {PG_NAME})")
     args = parser.parse_args(argv)
+    if args.festival:
+        args.through_nginx = True  # the festival's day is through nginx (issue 31): one argument selects it all
     if args.phones is None:
         args.phones = FESTIVAL_PHONES if args.festival else 500
     if args.wrk_phones is None:

@@ -5,6 +5,7 @@ from django.conf import settings
 from django.core.exceptions import ImproperlyConfigured
 from django.core.wsgi import get_wsgi_application
 
+from rules.word.dictionary import default_dictionary
 from tournament.checks import missing_static_files
 
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings.production")
@@ -24,3 +25,7 @@ if not getattr(settings, "EMAIL_CONFIGURED", True):
     logging.getLogger("config").warning(
         "No DJANGO_EMAIL_HOST: e-mails (a child's guardian's link) are written to the log, not sent. Set "
         "DJANGO_EMAIL_HOST and its companions (README, Deploying).")
+
+# Each worker reads the Rummikub Word dictionary (R10, about 128,000 words) as it starts, not during the first
+# referee's live check of a Word sheet, which would wait about 200 ms for it (docs/PERFORMANCE.md, festival).
+default_dictionary()

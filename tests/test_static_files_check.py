@@ -27,3 +27,12 @@ def test_with_collected_static_files_the_check_passes(tmp_path):
     result = run_in_production(CHECK, DJANGO_STATIC_ROOT=str(tmp_path))
     assert result.returncode == 0, result.stderr
     assert run_in_production(START, DJANGO_STATIC_ROOT=str(tmp_path)).returncode == 0
+
+
+def test_a_started_worker_has_read_the_word_dictionary_before_its_first_request(tmp_path):
+    """A referee's first Word live check does not wait ~200 ms for the dictionary (docs/PERFORMANCE.md)."""
+    (tmp_path / "staticfiles.json").write_text(json.dumps({"paths": {}, "version": "1.1", "hash": ""}))
+    code = (START + "; from rules.word.dictionary import default_dictionary; "
+            "print('loaded', default_dictionary.cache_info().currsize)")
+    result = run_in_production(code, DJANGO_STATIC_ROOT=str(tmp_path))
+    assert result.returncode == 0 and "loaded 1" in result.stdout, result.stderr

@@ -38,6 +38,7 @@ bench: setup
 	$(PY) -m bench.draws $(BENCH_ARGS)
 	$(PY) -m bench.sheets $(BENCH_ARGS)
 	$(PY) -m bench.standings $(BENCH_ARGS)
+	$(PY) -m bench.taps $(BENCH_ARGS)
 	$(PY) -m bench.pages
 
 # Public pages over HTTP beside bare Django: gunicorn, then nginx (needs Debian's wrk, nginx, redis-server).

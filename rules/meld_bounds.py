@@ -113,7 +113,7 @@ def future_bounds(counts, jokers: int) -> list[list[int]]:
         for n in range(13, 0, -1):
             bounds[0][n] = bounds[0][n + 1] + per_number[n]
         return bounds
-    top = 0
+    high = 0  # the highest number of a tile that could be in a set
     plain = [0] * 16  # by number: value of the tiles that need no joker
     orphan = [[0] * 20 for _ in range(4)]  # value of one copy of an orphan, by colour and number
     orphans = [0] * 16  # by number: value of all orphan copies
@@ -128,7 +128,7 @@ def future_bounds(counts, jokers: int) -> list[list[int]]:
             near = sum(1 for m in (n - 2, n - 1, n + 1, n + 2) if 1 <= m <= 13 and row[m])
             if colours + jokers < 3 and near + jokers < 2:
                 continue  # in no set at all
-            top = max(top, min(13, n + 2))
+            high = n
             if colours >= 3 or _run_partners(row, n, 1):
                 plain[n] += n * k
             else:
@@ -136,6 +136,7 @@ def future_bounds(counts, jokers: int) -> list[list[int]]:
                 orphans[n] += n * k
                 in_group += 1
         group_cap[n] = n * min(2, in_group)
+    joker_top = joker_values(high, jokers)
     # the most one joker's run could save among the orphans at n.. (the joker at p, orphans at p-2..p+2)
     run_cap = [0] * 17
     for n in range(13, 0, -1):
@@ -155,7 +156,7 @@ def future_bounds(counts, jokers: int) -> list[list[int]]:
         tail_orphans += orphans[n]
         tail_group = max(tail_group, group_cap[n])
         cap = max(tail_group, run_cap[n])
-        bounds[jokers][n] = tail_plain + min(tail_orphans, jokers * cap) + jokers * top
+        bounds[jokers][n] = tail_plain + min(tail_orphans, jokers * cap) + joker_top[jokers][n]
         # some joker already placed: orphans at n and n + 1 may extend its open run
         moved = sum(
             m * counts[c][m]
@@ -165,8 +166,26 @@ def future_bounds(counts, jokers: int) -> list[list[int]]:
             if orphan[c][m] and _run_partners(counts[c], m, n)
         )
         for j in range(jokers):
-            bounds[j][n] = tail_plain + moved + min(tail_orphans - moved, j * cap) + j * top
+            bounds[j][n] = tail_plain + moved + min(tail_orphans - moved, j * cap) + joker_top[j][n]
     return bounds
+
+
+def joker_values(high: int, jokers: int) -> list[list[int]]:
+    """``values[j][n]``: the most ``j`` jokers placed at ``n`` or later can be worth, ``high`` being the
+    highest number of a tile that could be in a set (0: none). A joker is worth the number it stands
+    for; above ``high`` it can only be in a run whose numbers from ``high + 1`` up to it are all jokers
+    (a group needs a real tile, at most two jokers). Those from ``n`` on are still to be placed, so from
+    ``n`` <= ``high + 1`` the jokers left are worth at most ``high + 1``, ``high + 2``, ... (each at
+    most 13, and never more than ``high + 2``); later, at most ``n``, ``n + 1``, ..."""
+    values = [[0] * 16 for _ in range(jokers + 1)]
+    if not high:
+        return values
+    cap = min(13, high + 2)
+    for n in range(1, 16):
+        base = max(high, n - 1) + 1
+        for j in range(1, jokers + 1):
+            values[j][n] = values[j - 1][n] + min(cap, base + j - 1)
+    return values
 
 
 def _run_partners(row, m: int, n: int) -> bool:

@@ -12,10 +12,10 @@ from hypothesis import strategies as st
 from rules import meld as meld_module
 from rules import meld_search
 from rules.meld import best_meld
-from rules.meld_bounds import future_bounds, greedy_lower_bound
+from rules.meld_bounds import future_bounds, greedy_lower_bound, joker_values
 from rules.meld_search import Search
 from rules.meld_states import STATES, _need_table
-from rules.tiles import JOKER, Tile, full_set
+from rules.tiles import JOKER, Tile, full_set, parse_tiles
 from tests.rules import test_rules_meld as base
 
 
@@ -126,3 +126,65 @@ def test_the_dominance_check_is_still_optional():
     with patch.object(meld_search, "DOMINANCE_ABOVE", 0), patch.object(meld_module, "BUDGET", 0):
         meld = best_meld(rack)
     assert meld.value == base._unpruned(rack)
+
+
+# --- what the jokers left can be worth (meld_bounds.joker_values) -------------------------------------
+@pytest.mark.parametrize(
+    "rack",
+    [
+        "R5 R6 J J",
+        "R5 R6 J",
+        "R5 J J",
+        "B11 B12 J J",
+        "R12 B12 J J",
+        "R1 R2 J J",
+        "K9 K10 K11 J J",
+        "R7 B7 J J",
+        "R3 R4 R5 B5 Y5 J J",
+        "Y13 K13 J",
+        "R10 R12 J J",
+    ],
+)
+def test_r3_jokers_above_the_top_tile(rack):
+    """Jokers above the highest tile stand for high + 1, high + 2 (a run can only reach there through
+    jokers): the bound from number 1 must still cover the best meld, which reaches it on these racks."""
+    value = base.exhaustive(parse_tiles(rack))
+    assert best_meld(rack).value == value
+    counts, jokers = meld_module._counts(parse_tiles(rack))
+    assert future_bounds(counts, jokers)[jokers][1] >= value
+
+
+@pytest.mark.parametrize("high", [0, 1, 5, 10, 11, 12, 13])
+def test_joker_values_against_their_definition(high):
+    values = joker_values(high, 2)
+    for n in range(1, 16):
+        assert values[0][n] == 0
+        if not high:
+            assert values[1][n] == values[2][n] == 0
+            continue
+        start = max(high, n - 1) + 1  # jokers still to place: from high + 1 up, or from n up
+        cap = min(13, high + 2)
+        assert values[1][n] == min(cap, start)
+        assert values[2][n] == min(cap, start) + min(cap, start + 1)
+
+
+def test_a_joker_placed_before_n_lets_the_next_one_stand_for_n():
+    """R5 R6 J J is the run 5-6-7-8: after the first joker (at 7), one joker left from 8 on is worth 8."""
+    counts, jokers = meld_module._counts(parse_tiles("R5 R6 J J"))
+    bounds = future_bounds(counts, jokers)
+    assert bounds[1][8] >= 8
+    assert bounds[2][1] >= 26
+
+
+@base.FAST
+@given(base.racks(7, colours=2, numbers=4))
+def test_r3_bounds_with_jokers_never_below_the_exhaustive_search(rack):
+    """For every number n and jokers left j: the bound is at least the best meld of the tiles from n
+    on with j jokers, by the exhaustive search (not by best_meld, which relies on the bound)."""
+    reals = [t for t in rack if not t.is_joker]
+    counts, _ = meld_module._counts(reals)
+    bounds = future_bounds(counts, 2)
+    for n in range(1, 14):
+        tail = [t for t in reals if t.number >= n]
+        for j in range(3):
+            assert bounds[j][n] >= base.exhaustive(tail + [JOKER] * j), (n, j)

@@ -139,7 +139,8 @@ def _refusal(sheet: ScoreSheet, actor: Actor) -> ServiceError | None:
                             % {"status": sheet.get_status_display().lower()}, code="not_submitted")
     if actor.user is not None and sheet.submitted_by_id == actor.user.pk:
         return ServiceError(_("You submitted this sheet; someone else must confirm it."), code="own_sheet")
-    if seating.game_draw(sheet.stage, sheet.game) != sheet.draw:
+    current = seating.game_draw(sheet.stage, sheet.game)
+    if current is None or current.pk != sheet.draw_id:  # by id: the sheet's draw need not be read
         # Its table now seats other players (the draw was taken back and drawn again): confirming it
         # would credit players who did not play this game there.
         return ServiceError(_("This sheet was entered for a seating that is no longer this game's; it cannot "

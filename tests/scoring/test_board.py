@@ -301,7 +301,7 @@ def test_a_taps_queries_do_not_grow_with_the_tables(client, django_assert_max_nu
     chief = make_staff(stage.event.festival, "chief referee")
     sheets = [submit(stage, table) for table in (1, 2, 3)]
     client.force_login(chief)
-    with django_assert_max_num_queries(20):  # 18 on SQLite (bench/taps.py lists them in docs/PERFORMANCE.md)
+    with django_assert_max_num_queries(19):  # 17 on SQLite (bench/taps.py; docs/PERFORMANCE.md)
         assert "is confirmed" in tap(client, stage, sheets[1])
 
 

@@ -272,6 +272,8 @@ def test_a_rummikub_word_sheet_sent_offline_arrives_once_too(word_table, page, s
 
     page.context.set_offline(True)
     page.get_by_role("link", name="Enter the scores").first.click()
+    # The sheet's page has opened before it is reloaded (a reload during the click's navigation detaches the page).
+    expect(page.locator("h1")).to_contain_text("game 1")
     page.reload()  # from the phone's cache
     for row, words in enumerate(["PLANET", "GARDEN", "DISAPPEAR"]):
         page.fill(f"#id_t{row}_words", words)

@@ -45,7 +45,7 @@ WORD_SHEET = {"idempotency_key": "key", "rows": "rows", "end": "end", "accept_wa
               "t{i}_used_all": "bool", "j{p}_jokers": "jokers"}
 ANY_SHEET = SHEET | WORD_SHEET
 CORRECTION = ANY_SHEET | {"reason": "reason", "idempotency_key": "correction_key"}
-ANSWER = {"sheet": "number", "version": "number", "answer": "answer", "reason": "reason", "key": "key",
+ANSWER = {"sheet": "number", "version": "number", "answer": "sheet_answer", "reason": "reason", "key": "key",
           "seat_code": "seat_code"}
 BOARD_FILTER = {"stage": "stage_no", "game": "game", "warnings": "bool"}
 CONFIRM = {"confirm": "fingerprint"}  # the state a confirmation page showed (never guessed right here)

@@ -123,7 +123,7 @@ KINDS: dict[str, Kind] = {
     "numbering": choice("registration", "random", "seeded"),
     "public_names": choice("full", "masked"),
     "sheets_by": choice("referees", "players"),
-    "answer": choice("agree", "dispute", "maybe", ""),
+    "sheet_answer": choice("agree", "dispute", "maybe", ""),
     "seat_code": choice("0000", "1234", "12345", "abcd", "", "9999"),
     "agreement_minutes": number(0, 61),
     "yes_no_name": choice("yes", "no"),

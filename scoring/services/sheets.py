@@ -124,6 +124,13 @@ def submit_sheet(*, stage: Stage, game: int, table_number: int, entry, accept_wa
         raise SheetExists(live_sheet(stage, game, table_number)) from None
 
 
+def entered_for_another_seating(sheet: ScoreSheet) -> bool:
+    """Whether the sheet was entered for a seating that is no longer its game's (the draw was taken back and
+    drawn again): confirming it would credit players who did not play there. By id: the draw is not read."""
+    current = seating.game_draw(sheet.stage, sheet.game)
+    return current is None or current.pk != sheet.draw_id
+
+
 def _locked(sheet: ScoreSheet) -> ScoreSheet:
     """The sheet, read again once its event is locked (with that event, read by the lock)."""
     event = lock_event(sheet.stage.event_id)
@@ -139,13 +146,14 @@ def _refusal(sheet: ScoreSheet, actor: Actor) -> ServiceError | None:
                             % {"status": sheet.get_status_display().lower()}, code="not_submitted")
     if actor.user is not None and sheet.submitted_by_id == actor.user.pk:
         return ServiceError(_("You submitted this sheet; someone else must confirm it."), code="own_sheet")
-    current = seating.game_draw(sheet.stage, sheet.game)
-    if current is None or current.pk != sheet.draw_id:  # by id: the sheet's draw need not be read
-        # Its table now seats other players (the draw was taken back and drawn again): confirming it
-        # would credit players who did not play this game there.
-        return ServiceError(_("This sheet was entered for a seating that is no longer this game's; it cannot "
-                              "be confirmed. Return it to the referee."), code="stale_draw")
+    if entered_for_another_seating(sheet):
+        return _stale()
     return None
+
+
+def _stale() -> ServiceError:
+    return ServiceError(_("This sheet was entered for a seating that is no longer this game's; it cannot "
+                          "be confirmed. Return it to the referee."), code="stale_draw")
 
 
 def _confirm(sheet: ScoreSheet, actor: Actor, now, movement_seed: int | None) -> ScoreSheet:
@@ -309,9 +317,8 @@ def correct_sheet(*, sheet: ScoreSheet, entry, reason: str, accept_warnings: boo
         if not was_confirmed and not (old.status == ScoreSheet.Status.SUBMITTED
                                       and players_keep_sheets(old.stage.event)):
             raise ServiceError(_("Only a confirmed sheet can be corrected."), code="not_confirmed")
-        if not was_confirmed and seating.game_draw(old.stage, old.game) != old.draw:
-            raise ServiceError(_("This sheet was entered for a seating that is no longer this game's; it cannot "
-                                 "be confirmed. Return it to the referee."), code="stale_draw")
+        if not was_confirmed and entered_for_another_seating(old):
+            raise _stale()
         event = old.stage.event
         rules = game_of(event)
         rules.check_kind(entry)

@@ -86,12 +86,17 @@ def seated_player(*, stage: Stage, game: int, table_number: int, via: str, regis
         seat = next((s for s in seated if s.position == position), None)
     if seat is None:
         raise ServiceError(_("You are not seated at this table in this game."), code="not_seated")
-    player = Registration.objects.get(pk=seat.registration_id)
+    player = seat.registration  # read with the seating
     if player.status != Registration.Status.REGISTERED:
         raise ServiceError(_("You have withdrawn from this event."), code="withdrawn")
     if ConductRecord.objects.filter(event=event, registration=player, kind__in=ConductRecord.LEAVES_EVENT).exists():
         raise ServiceError(_("You are out of this event by the chief referee's decision."), code="departed")
     return AtTable(registration=player, position=seat.position, via=via)
+
+
+def sheet_changed() -> ServiceError:
+    """The refusal of an answer or a correction to a version that is no longer the table's submitted sheet."""
+    return ServiceError(_("The sheet changed since you opened it: look at it again."), code="changed")
 
 
 def _answer_key(key: str) -> str:
@@ -134,8 +139,8 @@ def _sheet_for(player_sheet: ScoreSheet, player: AtTable, version: int) -> Score
     lock_event(player_sheet.stage.event_id, shared=True)
     sheet = lock_rows(ScoreSheet.objects.filter(pk=player_sheet.pk)).select_related("stage__event").get()
     if sheet.status != ScoreSheet.Status.SUBMITTED or sheet.version != version:
-        raise ServiceError(_("The sheet changed since you opened it: look at it again."), code="changed")
-    if seating.game_draw(sheet.stage, sheet.game) != sheet.draw:
+        raise sheet_changed()
+    if life_cycle.entered_for_another_seating(sheet):
         raise ServiceError(_("This sheet was entered for an earlier seating; the chief referee settles it."),
                            code="stale_draw")
     if not sheet.seats.filter(position=player.position, registration=player.registration).exists():

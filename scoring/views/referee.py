@@ -35,7 +35,7 @@ from ..services.access import LinkRefusal, TableAccess, table_by_link, table_for
 from ..services.agreement import agreements
 from ..services.links import heard_from
 from ..services.sheets import SheetExists, SheetRefused, submit_sheet
-from ..services.table_sheets import correct_entered_sheet, enter_sheet
+from ..services.table_sheets import correct_entered_sheet, enter_sheet, sheet_changed
 from .seat_codes import seated_here
 
 DRAFT_PREFIX = "rk-sheet"
@@ -259,7 +259,7 @@ def _send(request, access: TableAccess, game: int, current: "_Game", form):
     correcting = request.POST.get("correcting", "")
     if correcting:
         if current.live is None or not correcting.isdigit():
-            raise ServiceError(_("The sheet changed since you opened it: look at it again."), code="changed")
+            raise sheet_changed()
         return correct_entered_sheet(sheet=current.live, version=int(correcting[:5]), player=player, **values)
     return enter_sheet(stage=access.stage, game=game, table_number=access.table_number, player=player, **values)
 

@@ -23,7 +23,7 @@ from tournament.zone import use_festival_zone
 from ..forms.table_players import AnswerForm
 from ..models import ScoreSheet
 from ..services.access import TableAccess, table_for_player
-from ..services.table_sheets import answer_sheet
+from ..services.table_sheets import answer_sheet, sheet_changed
 from .offline import sheet_status
 from .referee import by_link, enter_table, game_page, preview, refusal_page, table_page
 from .seat_codes import seated_here
@@ -61,7 +61,7 @@ def answer(request, access: TableAccess, game: int):
         sheet = ScoreSheet.objects.select_related("stage__event").filter(
             pk=data["sheet"], stage=access.stage, game=game, table_number=access.table_number).first()
         if sheet is None or access.answer_url(game) is None:
-            raise ServiceError(_("The sheet changed since you opened it: look at it again."), code="changed")
+            raise sheet_changed()
         player = seated_here(request, access, game)
         given = answer_sheet(sheet=sheet, version=data["version"], player=player, agree=data["answer"] == "agree",
                              reason=data["reason"], idempotency_key=data["key"])

@@ -249,3 +249,19 @@ def test_a_sheet_the_chief_entered_needs_no_agreement_and_goes_with_one_tap(clie
     client.force_login(make_staff(stage.event.festival, "chief referee"))
     board = reverse("board", kwargs={"festival": stage.event.festival.slug, "event": stage.event.slug})
     assert f"board-confirm-{sheet.pk}" in text(client.get(board))
+
+
+def test_a_players_link_opens_only_their_own_festivals_event_of_that_name(client, stage):
+    """Two festivals whose player-run events share a short name: a player of the first reaches only their own
+    table, and the other festival's players only theirs."""
+    from tests.factories import make_festival
+
+    other = released_stage(8, festival=make_festival(), sheets_by=Event.SheetsBy.PLAYERS)
+    Event.objects.filter(pk=other.event_id).update(slug=stage.event.slug)
+    mine, theirs = seat(stage, 1).registration, seat(other, 1).registration
+    assert mine.player.name != "" and mine.player.festival_id != theirs.player.festival_id
+    page = text(client.get(player_url(stage, 1)))
+    assert f"Table {seat(stage, 1).table.number}" in page
+    response = client.post(player_url(stage, 1, "game", game=1), sheet_data(stage, 1, 1, (0, 5, 9, 14)))
+    assert response.status_code == 302
+    assert ScoreSheet.objects.get().stage == stage and not ScoreSheet.objects.filter(stage=other).exists()

@@ -19,7 +19,8 @@ def roles_at(user, festival) -> set[str]:
         return set()
     if user.is_superuser:
         return set(ROLES)
-    return set(StaffRole.objects.filter(festival=festival, user=user).values_list("role", flat=True))
+    # A set: no order, so not StaffRole's default one (a join of the festival for nothing).
+    return set(StaffRole.objects.filter(festival=festival, user=user).order_by().values_list("role", flat=True))
 
 
 def has_role(user, festival, *roles: str) -> bool:

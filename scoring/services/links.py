@@ -51,7 +51,7 @@ def last_heard(link: TableLink | None, assignment: RefereeAssignment | None):
 
 def live_links(event: Event, *, table: int | None = None) -> dict[int, TableLink]:
     """The event's live link of each table number (or of `table` alone), in one query."""
-    links = TableLink.objects.filter(event=event, revoked_at__isnull=True)
+    links = TableLink.objects.filter(event=event, revoked_at__isnull=True).order_by()  # a dict: no join to order by
     if table is not None:
         links = links.filter(table_number=table)
     return {link.table_number: link for link in links}
@@ -101,7 +101,7 @@ def table_limit(event: Event, numbers: list[int] | None = None) -> int:
 
 def current_referees(event: Event, *, table: int | None = None) -> dict[int, RefereeAssignment]:
     """Who holds each table of the event now (or `table` alone), by table number, in one query."""
-    held = RefereeAssignment.objects.filter(event=event, ended_at__isnull=True)
+    held = RefereeAssignment.objects.filter(event=event, ended_at__isnull=True).order_by()  # a dict: no join to order by
     if table is not None:
         held = held.filter(table_number=table)
     return {row.table_number: row for row in held.select_related("referee")}

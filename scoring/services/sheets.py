@@ -15,7 +15,7 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
-from tournament.models import Draw, Seat, Stage
+from tournament.models import Draw, Event, Seat, Stage
 from tournament.services import seating
 from tournament.services.audit import Actor, record
 from tournament.services.confirmation import Blocker, Preview
@@ -42,10 +42,15 @@ class SheetExists(ServiceError):
         self.sheet = sheet
 
 
+def _by_key(idempotency_key: str) -> ScoreSheet | None:
+    """The sheet recorded with this key (unique), or None; not in ScoreSheet's order, which joins two tables."""
+    return ScoreSheet.objects.filter(idempotency_key=idempotency_key).order_by("pk").first()
+
+
 def live_sheet(stage: Stage, game: int, table_number: int) -> ScoreSheet | None:
-    return ScoreSheet.objects.filter(
+    return ScoreSheet.objects.filter(  # one at most (one_live_sheet_per_table_game): no ordering joins
         stage=stage, game=game, table_number=table_number, status__in=ScoreSheet.LIVE
-    ).first()
+    ).order_by("pk").first()
 
 
 def _check_playable(stage: Stage, game: int, table_number: int) -> tuple[Draw, list[Seat]]:
@@ -93,7 +98,7 @@ def submit_sheet(*, stage: Stage, game: int, table_number: int, entry, accept_wa
     """A referee submits a game's sheet (the event's game says what `entry` is). The same idempotency key
     returns the sheet already recorded."""
     now = now or timezone.now()
-    existing = ScoreSheet.objects.filter(idempotency_key=idempotency_key).first()
+    existing = _by_key(idempotency_key)
     if existing is not None:
         return existing
     try:
@@ -118,7 +123,7 @@ def submit_sheet(*, stage: Stage, game: int, table_number: int, entry, accept_wa
                    after=rules.audit(seated, entry, judgement))
             return sheet
     except IntegrityError:
-        existing = ScoreSheet.objects.filter(idempotency_key=idempotency_key).first()
+        existing = _by_key(idempotency_key)
         if existing is not None:
             return existing
         raise SheetExists(live_sheet(stage, game, table_number)) from None
@@ -126,15 +131,17 @@ def submit_sheet(*, stage: Stage, game: int, table_number: int, entry, accept_wa
 
 def entered_for_another_seating(sheet: ScoreSheet) -> bool:
     """Whether the sheet was entered for a seating that is no longer its game's (the draw was taken back and
-    drawn again): confirming it would credit players who did not play there. By id: the draw is not read."""
-    current = seating.game_draw(sheet.stage, sheet.game)
-    return current is None or current.pk != sheet.draw_id
+    drawn again): confirming it would credit players who did not play there. From the sheet's own draw (read
+    with it, or by its id), its stage and the stage's event: no search for the game's seating."""
+    return not seating.is_game_draw(sheet.draw, sheet.stage, sheet.game)
 
 
-def _locked(sheet: ScoreSheet) -> ScoreSheet:
-    """The sheet, read again once its event is locked (with that event, read by the lock)."""
-    event = lock_event(sheet.stage.event_id)
-    locked = ScoreSheet.objects.select_related("stage").get(pk=sheet.pk)
+def _locked(sheet: ScoreSheet | int, event: Event | int, *related: str) -> ScoreSheet:
+    """The sheet of `event`, read again once that event is locked, with its stage (whose event is the one the
+    lock read) and `related` (names for select_related). A sheet of another event: ScoreSheet.DoesNotExist."""
+    event = lock_event(event)
+    locked = ScoreSheet.objects.select_related("stage", *related).get(pk=getattr(sheet, "pk", sheet),
+                                                                      stage__event=event)
     locked.stage.event = event
     return locked
 
@@ -176,11 +183,33 @@ def confirm_sheet(*, sheet: ScoreSheet, actor: Actor, now=None,
     random one); the simulation passes its own so that the same seed plays the same event."""
     now = now or timezone.now()
     with transaction.atomic():
-        sheet = _locked(sheet)
+        sheet = _locked(sheet, sheet.stage.event_id, "draw")
         refusal = _refusal(sheet, actor)
         if refusal is not None:
             raise refusal
         return _confirm(sheet, actor, now, movement_seed)
+
+
+def quick_confirm_sheet(*, event: Event, sheet_id: int, actor: Actor, now=None) -> ScoreSheet:
+    """One tap on the live board confirms a sheet of `event` that needs no opening (R9): as `confirm_sheet`
+    does, and only if it has no warnings and, where the players keep their own sheets, its table agreed to it.
+    Everything is read under the event's lock. Returns the confirmed sheet with its stage and draw; a sheet of
+    another event raises ScoreSheet.DoesNotExist."""
+    now = now or timezone.now()
+    with transaction.atomic():
+        sheet = _locked(sheet_id, event.pk, "draw")
+        if sheet.warnings and sheet.status == ScoreSheet.Status.SUBMITTED:
+            raise ServiceError(_("Table %(table)s has warnings: open the sheet and check them before confirming.")
+                               % {"table": sheet.table_number}, code="warnings")
+        agreement = agreements([sheet], sheet.stage.event).get(sheet.pk)
+        if agreement is not None and not agreement.clean:
+            raise ServiceError(_("Table %(table)s has not agreed to its sheet (%(state)s): open it and settle it "
+                                 "before confirming.") % {"table": sheet.table_number, "state": agreement.label},
+                               code="not_agreed")
+        refusal = _refusal(sheet, actor)
+        if refusal is not None:
+            raise refusal
+        return _confirm(sheet, actor, now, None)
 
 
 def _submitted_sheets(stage: Stage, game: int, actor: Actor) -> dict[str, list[ScoreSheet]]:
@@ -282,7 +311,7 @@ def return_sheet(*, sheet: ScoreSheet, actor: Actor, reason: str, now=None) -> S
     if not reason.strip():
         raise ServiceError(_("Say why the sheet goes back to the referee."), code="reason")
     with transaction.atomic():
-        sheet = _locked(sheet)
+        sheet = _locked(sheet, sheet.stage.event_id)
         if sheet.status != ScoreSheet.Status.SUBMITTED:
             raise ServiceError(_("This sheet is %(status)s; only a submitted sheet can be returned.")
                                % {"status": sheet.get_status_display().lower()}, code="not_submitted")
@@ -305,10 +334,10 @@ def correct_sheet(*, sheet: ScoreSheet, entry, reason: str, accept_warnings: boo
     if not reason.strip():
         raise ServiceError(_("A correction needs a reason."), code="reason")
     with transaction.atomic():
-        old = _locked(sheet)
+        old = _locked(sheet, sheet.stage.event_id, "draw")
         # Read under the lock: the same form sent twice waits for the first and gets what it recorded,
         # not "only a confirmed sheet" about the version it replaced.
-        existing = ScoreSheet.objects.filter(idempotency_key=idempotency_key).first()
+        existing = _by_key(idempotency_key)
         if existing is not None:
             return existing
         was_confirmed = old.status == ScoreSheet.Status.CONFIRMED

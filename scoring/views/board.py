@@ -4,6 +4,7 @@ one-tap confirmation of clean sheets, refreshed by htmx polling (and by a plain 
 
 from django.contrib import messages
 from django.db.models import Count, Q
+from django.http import Http404
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import path, reverse
 from django.utils import timezone
@@ -15,7 +16,6 @@ from django.views.decorators.http import require_http_methods, require_POST, req
 from tournament.models import AuditEntry, Draw, Event, Stage
 from tournament.services import seating
 from tournament.services.audit import Actor
-from tournament.services.errors import ServiceError
 from tournament.views.confirm import Page, confirm_and_run
 from tournament.views.helpers import run_service
 
@@ -24,7 +24,7 @@ from ..models import ScoreSheet
 from ..services.agreement import agreements, players_keep_sheets
 from ..services.links import current_referees, last_heard, live_links
 from ..services.progress import NO_STAGE, current_stage, stage_progress
-from ..services.sheets import clean_sheets_preview, confirm_clean_sheets, confirm_sheet
+from ..services.sheets import clean_sheets_preview, confirm_clean_sheets, quick_confirm_sheet
 from .staff import (
     PENDING,
     PREFIX,
@@ -164,9 +164,6 @@ def board(request, event):
 @chief_view
 def quick_confirm(request, event, sheet_id):
     """One tap on the board confirms a clean sheet; a sheet with warnings must be opened and checked."""
-    # Only what the tap needs read with it (the event is the one in hand): a tap is one of hundreds.
-    sheet = get_object_or_404(ScoreSheet.objects.select_related("stage", "draw"), pk=sheet_id, stage__event=event)
-    sheet.stage.event = event
     form = BoardFilterForm(request.POST)
     form.is_valid()
     wanted = form.cleaned_data
@@ -174,34 +171,37 @@ def quick_confirm(request, event, sheet_id):
     confirmed = []
 
     def confirm():
-        if sheet.warnings and sheet.status == S.SUBMITTED:
-            raise ServiceError(_("Table %(table)s has warnings: open the sheet and check them before confirming.")
-                               % {"table": sheet.table_number})
-        agreement = agreements([sheet], event).get(sheet.pk)
-        if agreement is not None and not agreement.clean:
-            raise ServiceError(_("Table %(table)s has not agreed to its sheet (%(state)s): open it and settle it "
-                                 "before confirming.") % {"table": sheet.table_number, "state": agreement.label})
-        confirmed.append(confirm_sheet(sheet=sheet, actor=Actor.of(request)))
+        try:
+            confirmed.append(quick_confirm_sheet(event=event, sheet_id=sheet_id, actor=Actor.of(request)))
+        except ScoreSheet.DoesNotExist:  # not this event's
+            raise Http404 from None
         return confirmed[0]
 
     return run_service(
         request, confirm,
-        done=_("Table %(table)s, game %(game)s is confirmed.") % {"table": sheet.table_number, "game": sheet.game},
+        done=lambda sheet: _("Table %(table)s, game %(game)s is confirmed.") % {"table": sheet.table_number,
+                                                                                "game": sheet.game},
         then=board_url(event, stage=wanted.get("stage"), game=wanted.get("game"),
                        warnings="1" if wanted.get("warnings") else None),
-        htmx=lambda error, notice: _tap_answer(request, event, sheet, wanted, error=error, notice=notice,
+        htmx=lambda error, notice: _tap_answer(request, event, sheet_id, wanted, error=error, notice=notice,
                                                confirmed=confirmed[0] if confirmed else None),
     )
 
 
-def _tap_answer(request, event: Event, sheet: ScoreSheet, wanted: dict, *, error: str, notice: str,
+def _tap_answer(request, event: Event, sheet_id: int, wanted: dict, *, error: str, notice: str,
                 confirmed: ScoreSheet | None):
     """What one tap on the board answers: the row it changed, with the counts, "confirm every clean sheet" and
     the message out of band — a fixed amount of work however many tables the game has. The tap that
     completes the game answers with the whole board, which says where the next game is. `confirmed`: the
-    sheet as the tap confirmed it (its seating is the game's: the service checked), None when refused."""
-    stage, game = sheet.stage, sheet.game  # read with the sheet
-    draw = sheet.draw if confirmed is not None else seating.game_draw(stage, game)
+    sheet as the tap confirmed it, with its stage and draw (its seating is the game's: the service checked);
+    None when refused, and the sheet is read again."""
+    if confirmed is not None:
+        sheet, draw = confirmed, confirmed.draw
+    else:
+        sheet = get_object_or_404(ScoreSheet.objects.select_related("stage"), pk=sheet_id, stage__event=event)
+        sheet.stage.event = event
+        draw = seating.game_draw(sheet.stage, sheet.game)
+    stage, game = sheet.stage, sheet.game
     counted = _counts(stage, game, draw, request.user.pk)
     if counted["complete"] and not error:
         response = render(request, "scoring/board/_board.html", board_context(

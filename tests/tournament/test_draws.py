@@ -272,3 +272,29 @@ def test_the_stage_in_play_is_the_latest_released_and_open_one_with_its_tables()
     assert seating.event_table_numbers(event) == seating.stage_table_numbers(stage) == [1, 2, 3, 4]
     Stage.objects.filter(pk=stage.pk).update(closed_at=stage.draws.get(status=Draw.Status.RELEASED).released_at)
     assert seating.stage_in_play(event) is None  # closed: nothing in play until the next release
+
+
+@pytest.mark.parametrize("fmt", [Event.Format.BUSAN, Event.Format.HONG_KONG])
+def test_is_game_draw_says_what_game_draw_finds_without_a_query(fmt, django_assert_num_queries):
+    """The check that a score sheet's seating is still its game's (scoring: confirm, correct, a table's answers)
+    reads the sheet's own draw instead of looking up the game's: the same answer for every draw of the stage
+    (discarded, draft, released, taken back, released again) and every game, in both formats."""
+    event = ready_event(16, format=fmt)
+    by = Actor(label="t")
+    stage = services.start_event(event=event, actor=by)
+    discarded = services.draft_draw(stage=stage, actor=by, seed=1)
+    first = services.release_draw(draw=services.draft_draw(stage=stage, actor=by, seed=2), actor=by)
+    services.unrelease_draw(draw=first, actor=by)
+    again = services.release_draw(draw=services.draft_draw(stage=stage, actor=by, seed=3), actor=by)
+    other_stage = Stage.objects.create(event=event, number=2, name="2", games=stage.games)
+    stage = Stage.objects.select_related("event").get(pk=stage.pk)
+    for draw in Draw.objects.filter(pk__in=[discarded.pk, first.pk, again.pk]):
+        for game in range(0, stage.games + 2):
+            found = seating.game_draw(stage, game)
+            with django_assert_num_queries(0):
+                assert seating.is_game_draw(draw, stage, game) == (found is not None and found.pk == draw.pk)
+                assert not seating.is_game_draw(draw, other_stage, game)
+    first.refresh_from_db()
+    assert first.status == Draw.Status.DISCARDED  # taken back, then redrawn
+    assert seating.is_game_draw(again, stage, 1) and not seating.is_game_draw(first, stage, 1)
+    assert seating.is_game_draw(again, stage, 2) == (fmt == Event.Format.BUSAN)  # Hong Kong seats game 2 anew

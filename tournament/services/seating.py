@@ -37,7 +37,16 @@ def game_draw(stage: Stage, game: int) -> Draw | None:
     if not 1 <= game <= stage.games:
         return None
     released = stage.draws.filter(status=Draw.Status.RELEASED)
-    return released.filter(game=format_of(stage.event).draw_game(game)).first()
+    # One at most (the constraint one_released_draw_per_game): by id, not Draw's ordering (two joins).
+    return released.filter(game=format_of(stage.event).draw_game(game)).order_by("pk").first()
+
+
+def is_game_draw(draw: Draw, stage: Stage, game: int) -> bool:
+    """Whether `draw` is the seating `game` of `stage` is played in — what `game_draw` would find — from the
+    draw in hand (as read under the event's lock, when it decides a change), without a query: a game has one
+    released seating at most (the constraint one_released_draw_per_game)."""
+    return (draw.status == Draw.Status.RELEASED and draw.stage_id == stage.pk and 1 <= game <= stage.games
+            and draw.game == format_of(stage.event).draw_game(game))
 
 
 def released_draws(stage: Stage) -> dict[int, Draw]:

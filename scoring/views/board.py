@@ -3,7 +3,6 @@ the players keep their own sheets, agreed by the table, by most of it, disputed 
 one-tap confirmation of clean sheets, refreshed by htmx polling (and by a plain reload without JavaScript)."""
 
 from django.contrib import messages
-from django.db.models import Count, Q
 from django.http import Http404
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import path, reverse
@@ -22,6 +21,7 @@ from tournament.views.helpers import run_service
 from ..forms.board import BoardFilterForm
 from ..models import ScoreSheet
 from ..services.agreement import agreements, players_keep_sheets
+from ..services.board_counts import game_counts
 from ..services.links import current_referees, last_heard, live_links
 from ..services.progress import NO_STAGE, current_stage, stage_progress
 from ..services.sheets import clean_sheets_preview, confirm_clean_sheets, quick_confirm_sheet
@@ -48,27 +48,30 @@ def _table_rows(stage: Stage, game: int, draw: Draw | None, user_id: int | None,
     sheet, when the caller has just confirmed it (no need to look it up)."""
     if draw is None:
         return []
-    players = dict(seating.by_table(seating.seats(draw, table=table)))
-    sheets = ScoreSheet.objects.filter(stage=stage, game=game, draw=draw).exclude(status=S.SUPERSEDED)
-    if table is not None:
-        sheets = sheets.filter(table_number=table)
+    players = seating.names_by_table(draw, table=table)
     current: dict[int, ScoreSheet] = {}
-    for sheet in [current_sheet] if current_sheet else sheets.order_by("table_number", "-version"):
-        held = current.get(sheet.table_number)
-        if held is None or (held.status == S.RETURNED and sheet.status in ScoreSheet.LIVE):
-            current[sheet.table_number] = sheet
+    if current_sheet is not None:
+        current[current_sheet.table_number] = current_sheet
+    else:
+        sheets = ScoreSheet.objects.filter(stage=stage, game=game, draw=draw).exclude(status=S.SUPERSEDED)
+        if table is not None:
+            sheets = sheets.filter(table_number=table)
+        for sheet in sheets.order_by("table_number", "-version"):
+            held = current.get(sheet.table_number)
+            if held is None or (held.status == S.RETURNED and sheet.status in ScoreSheet.LIVE):
+                current[sheet.table_number] = sheet
     links = live_links(stage.event, table=table)
     referees = current_referees(stage.event, table=table)
     agreed = agreements(list(current.values()), stage.event)  # tables keeping their own sheets
     rows = []
-    for number, seats in sorted(players.items()):
+    for number, names in sorted(players.items()):
         sheet = current.get(number)
         state = sheet.status if sheet else PENDING
         link, held = links.get(number), referees.get(number)
         agreement = agreed.get(sheet.pk) if sheet else None
         warnings = bool(sheet and sheet.warnings)
         # Heard from: the table's card or its signed-in referee, whichever asked last.
-        rows.append({"number": number, "seats": seats, "sheet": sheet, "state": state,
+        rows.append({"number": number, "names": names, "sheet": sheet, "state": state,
                      "label": STATE_LABELS[state], "warnings": warnings, "agreement": agreement,
                      "has_link": link is not None, "referee": held.referee if held else None,
                      "heard_at": last_heard(link, held),
@@ -78,33 +81,24 @@ def _table_rows(stage: Stage, game: int, draw: Draw | None, user_id: int | None,
 
 
 def _counts(stage: Stage, game: int, draw: Draw | None, user_id: int | None) -> dict:
-    """What the board counts — tables per state, sheets with warnings, sheets one tap confirms — in SQL
-    aggregates: the same few queries for 16 tables or 512, for the whole board and for one tap's answer."""
+    """What the board counts — tables per state, sheets with warnings, sheets one tap confirms: one statement
+    (services/board_counts.py), the same for 16 tables or 512, for the whole board and for one tap's answer."""
     if draw is None:
         return {"counts": [(state, STATE_LABELS[state], 0) for state in STATES], "total": 0, "with_warnings": 0,
                 "clean": 0}
-    total = seating.table_count(draw)
-    sheets = ScoreSheet.objects.filter(stage=stage, game=game, draw=draw)
-    live = Q(status__in=ScoreSheet.LIVE)
-    no_warnings = Q(warnings=[])
-    quick = Q(status=S.SUBMITTED) & no_warnings & ~Q(submitted_by_id=user_id)
-    found = sheets.aggregate(
-        confirmed=Count("table_number", filter=Q(status=S.CONFIRMED), distinct=True),
-        submitted=Count("table_number", filter=Q(status=S.SUBMITTED), distinct=True),
-        touched=Count("table_number", filter=live | Q(status=S.RETURNED), distinct=True),
-        with_warnings=Count("id", filter=live & ~no_warnings),  # not named "warnings": the field's name
-        one_tap=Count("id", filter=quick),
-    )
-    clean = found["one_tap"]
+    found = game_counts(stage_id=stage.pk, game=game, draw_id=draw.pk, user_id=user_id)
+    clean = found.one_tap
     if players_keep_sheets(stage.event) and clean:  # only what its table agreed to goes with one tap
-        candidates = list(sheets.filter(quick).only("id", "status", "submitted_at", "entered_by_seat"))
+        candidates = list(ScoreSheet.objects.filter(stage=stage, game=game, draw=draw, status=S.SUBMITTED,
+                                                    warnings=[]).exclude(submitted_by_id=user_id)
+                          .only("id", "status", "submitted_at", "entered_by_seat"))
         agreed = agreements(candidates, stage.event)
         clean = sum(1 for sheet in candidates if sheet.pk not in agreed or agreed[sheet.pk].clean)
-    per_state = {PENDING: total - found["touched"], S.SUBMITTED: found["submitted"],
-                 S.RETURNED: found["touched"] - found["submitted"] - found["confirmed"],
-                 S.CONFIRMED: found["confirmed"]}
+    total = found.tables
+    per_state = {PENDING: total - found.touched, S.SUBMITTED: found.submitted,
+                 S.RETURNED: found.touched - found.submitted - found.confirmed, S.CONFIRMED: found.confirmed}
     return {"counts": [(state, STATE_LABELS[state], per_state[state]) for state in STATES], "total": total,
-            "with_warnings": found["with_warnings"], "clean": clean, "complete": total > 0 and found["confirmed"] == total}
+            "with_warnings": found.with_warnings, "clean": clean, "complete": total > 0 and found.confirmed == total}
 
 
 def _correction_warnings(event: Event):

@@ -172,6 +172,18 @@ def seats(draw: Draw, *, table: int | None = None) -> list[Seat]:
     return list(rows.select_related("table", "registration__player").order_by(*SEAT_ORDER))
 
 
+def names_by_table(draw: Draw, *, table: int | None = None) -> dict[int, list[str]]:
+    """The players' names at each table of the draw (or at `table` alone), in seat order, by table number; one
+    query of the names alone (the live board lists them on every row, and answers a tap with one)."""
+    rows = Seat.objects.filter(draw=draw)
+    if table is not None:
+        rows = rows.filter(table__number=table)
+    names: dict[int, list[str]] = {}
+    for number, name in rows.order_by(*SEAT_ORDER).values_list("table__number", "registration__player__name"):
+        names.setdefault(number, []).append(name)
+    return names
+
+
 def by_table(seated: Iterable[Seat], violations: Sequence[dict] = ()) -> list[tuple[int, list[Seat]]]:
     """Seats grouped by table number, in order; a seat is `flagged` when it is part of an unmet draw
     constraint at its table (the draw's stored violations)."""

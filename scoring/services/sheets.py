@@ -15,7 +15,7 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
-from tournament.models import Draw, Event, Seat, Stage
+from tournament.models import AuditEntry, Draw, Event, Seat, Stage
 from tournament.services import seating
 from tournament.services.audit import Actor, record
 from tournament.services.confirmation import Blocker, Preview
@@ -325,46 +325,66 @@ def return_sheet(*, sheet: ScoreSheet, actor: Actor, reason: str, now=None) -> S
     return sheet
 
 
+def _recorded(idempotency_key: str) -> ScoreSheet | None:
+    """The correction already recorded with this key, with the warnings recorded with it, or None."""
+    existing = _by_key(idempotency_key)
+    if existing is not None:
+        existing.correction_warnings = list(AuditEntry.objects.filter(
+            action="sheet.correction_warning", target_type="scoresheet", target_id=existing.pk,
+        ).order_by("at", "id").values_list("reason", flat=True))
+    return existing
+
+
 def correct_sheet(*, sheet: ScoreSheet, entry, reason: str, accept_warnings: bool, idempotency_key: str,
                   actor: Actor, now=None) -> ScoreSheet:
     """The chief referee or organiser corrects a sheet: a new confirmed version, the old one kept (superseded).
     A confirmed sheet is corrected after the fact; a submitted one (a table's disputed sheet) is settled by
-    the correction, which confirms it."""
+    the correction, which confirms it. The sheet returned carries `correction_warnings`, what the audit log
+    recorded with it as changing a step already taken.
+
+    The same form sent twice (a double tap) gets what the first one recorded: the second waits for the event's
+    lock, then finds the version it corrects replaced, and looks its key up; a key already taken otherwise is
+    stopped by its unique constraint, and answered the same way."""
     now = now or timezone.now()
     if not reason.strip():
         raise ServiceError(_("A correction needs a reason."), code="reason")
-    with transaction.atomic():
-        old = _locked(sheet, sheet.stage.event_id, "draw")
-        # Read under the lock: the same form sent twice waits for the first and gets what it recorded,
-        # not "only a confirmed sheet" about the version it replaced.
-        existing = _by_key(idempotency_key)
-        if existing is not None:
-            return existing
-        was_confirmed = old.status == ScoreSheet.Status.CONFIRMED
-        # A referee's submitted sheet is confirmed or returned to them; one a table keeps itself (a dispute) the
-        # chief may settle by correcting it.
-        if not was_confirmed and not (old.status == ScoreSheet.Status.SUBMITTED
-                                      and players_keep_sheets(old.stage.event)):
-            raise ServiceError(_("Only a confirmed sheet can be corrected."), code="not_confirmed")
-        if not was_confirmed and entered_for_another_seating(old):
-            raise _stale()
-        event = old.stage.event
-        rules = game_of(event)
-        rules.check_kind(entry)
-        seated = seating.seats(old.draw, table=old.table_number)
-        judgement = judge_or_refuse(rules, event, seated, entry, accept_warnings)
-        old.status = ScoreSheet.Status.SUPERSEDED
-        old.save(update_fields=["status"])
-        new = create_version(rules=rules, stage=old.stage, game=old.game, table_number=old.table_number,
-                             draw=old.draw, seated=seated, entry=entry, judgement=judgement, key=idempotency_key,
-                             actor=actor, via=str(actor), status=ScoreSheet.Status.CONFIRMED, corrects=old,
-                             reason=reason.strip(), now=now)
-        before = [{"position": p, "score": str(s), "win": w}
-                  for p, s, w in old.seats.order_by("position").values_list("position", "score", "win")]
-        record(actor=actor, action="sheet.corrected", target=new, event=event,
-               before={"sheet": old.pk, "status": "confirmed" if was_confirmed else "submitted", "seats": before},
-               after=rules.audit(seated, entry, judgement), reason=reason.strip())
-        if was_confirmed:  # what the old result already moved on (standings used, a round closed) is said
-            progress.correction_effects(sheet=new, actor=actor)
-        progress.after_confirmation(sheet=new, actor=actor)
+    try:
+        with transaction.atomic():
+            old = _locked(sheet, sheet.stage.event_id, "draw")
+            was_confirmed = old.status == ScoreSheet.Status.CONFIRMED
+            # A referee's submitted sheet is confirmed or returned to them; one a table keeps itself (a dispute)
+            # the chief may settle by correcting it.
+            if not was_confirmed and not (old.status == ScoreSheet.Status.SUBMITTED
+                                          and players_keep_sheets(old.stage.event)):
+                existing = _recorded(idempotency_key)
+                if existing is not None:
+                    return existing
+                raise ServiceError(_("Only a confirmed sheet can be corrected."), code="not_confirmed")
+            if not was_confirmed and entered_for_another_seating(old):
+                raise _stale()
+            event = old.stage.event
+            rules = game_of(event)
+            rules.check_kind(entry)
+            seated = seating.places(old.draw_id, table=old.table_number)
+            judgement = judge_or_refuse(rules, event, seated, entry, accept_warnings)
+            old.status = ScoreSheet.Status.SUPERSEDED
+            old.save(update_fields=["status"])
+            new = create_version(rules=rules, stage=old.stage, game=old.game, table_number=old.table_number,
+                                 draw=old.draw, seated=seated, entry=entry, judgement=judgement,
+                                 key=idempotency_key, actor=actor, via=str(actor), status=ScoreSheet.Status.CONFIRMED,
+                                 corrects=old, reason=reason.strip(), now=now)
+            before = [{"position": p, "score": str(s), "win": w}
+                      for p, s, w in old.seats.order_by("position").values_list("position", "score", "win")]
+            record(actor=actor, action="sheet.corrected", target=new, event=event,
+                   before={"sheet": old.pk, "status": "confirmed" if was_confirmed else "submitted",
+                           "seats": before},
+                   after=rules.audit(seated, entry, judgement), reason=reason.strip())
+            # What the old result already moved on (the next game seated, a round closed) is said.
+            new.correction_warnings = progress.correction_effects(sheet=new, actor=actor) if was_confirmed else []
+            progress.after_confirmation(sheet=new, actor=actor)
+    except IntegrityError:
+        existing = _recorded(idempotency_key)
+        if existing is None:
+            raise
+        return existing
     return new

@@ -23,7 +23,7 @@ from ..games.problems import message as problem_message
 from ..models import ScoreSheet
 from ..services.agreement import agreements, players_keep_sheets
 from ..services.sheets import SheetRefused, confirm_sheet, correct_sheet, return_sheet
-from .staff import PREFIX, STATE_LABELS, S, board_url, chief_view, get_sheet, sheet_url
+from .staff import PREFIX, SHOWN, STATE_LABELS, S, board_url, chief_view, get_sheet, sheet_url
 
 
 def _problems(warnings) -> list[dict]:
@@ -66,7 +66,7 @@ def sheet_context(request, event: Event, sheet: ScoreSheet, **extra) -> dict:
 @never_cache
 @chief_view
 def sheet_page(request, event, sheet_id):
-    sheet = get_sheet(event, sheet_id)
+    sheet = get_sheet(event, sheet_id, *SHOWN)
     return render(request, "scoring/board/sheet.html", sheet_context(request, event, sheet))
 
 
@@ -89,7 +89,7 @@ def return_to_referee(request, event, sheet_id):
     form = ReturnForm(request.POST)
     if not form.is_valid():
         return render(request, "scoring/board/sheet.html",
-                      sheet_context(request, event, sheet, return_form=form), status=400)
+                      sheet_context(request, event, get_sheet(event, sheet_id, *SHOWN), return_form=form), status=400)
     return run_service(
         request, lambda: return_sheet(sheet=sheet, actor=Actor.of(request), reason=form.cleaned_data["reason"]),
         done=_("The sheet of table %(table)s went back to the referee.") % {"table": sheet.table_number},
@@ -129,7 +129,7 @@ def correct(request, event, sheet_id):
         messages.error(request, _("Only a confirmed sheet can be corrected."))
         return redirect(sheet_url(event, sheet))
     rules = game_of(event)
-    seats = seating.seats(sheet.draw, table=sheet.table_number)
+    seats = seating.places(sheet.draw_id, table=sheet.table_number, named=True)
     if request.method != "POST":
         form = rules.correction_form(event=event, seats=seats, initial=rules.correction_initial(sheet))
         return _correction_page(request, event, sheet, form)
@@ -156,9 +156,8 @@ def correct(request, event, sheet_id):
     if new.stage.event_id != event.pk:  # a replayed key of another sheet: show nothing of it
         return redirect(sheet_url(event, sheet))
     messages.success(request, _("The sheet is corrected; the earlier version is kept."))
-    for note in AuditEntry.objects.filter(action="sheet.correction_warning", target_type="scoresheet",
-                                          target_id=new.pk):
-        messages.warning(request, note.reason)
+    for note in new.correction_warnings:
+        messages.warning(request, note)
     return redirect(sheet_url(event, new))
 
 
@@ -170,7 +169,7 @@ def correction_check(request, event, sheet_id):
     reason is not part of the check); nothing is saved."""
     sheet = get_sheet(event, sheet_id)
     rules = game_of(event)
-    seats = seating.seats(sheet.draw, table=sheet.table_number)
+    seats = seating.places(sheet.draw_id, table=sheet.table_number, named=True)
     form = rules.entry_form(request.POST, event=event, seats=seats, require_key=False)
     judgement = rules.judge(event, seats, form.entry()) if form.is_valid() else None
     return render(request, "scoring/referee/_check.html", {

@@ -41,11 +41,17 @@ def stage_url(event: Event, stage: Stage, name: str = "board-stage") -> str:
     return reverse(name, kwargs={"festival": event.festival.slug, "event": event.slug, "stage": stage.number})
 
 
-def get_sheet(event: Event, sheet_id: int) -> ScoreSheet:
-    return get_object_or_404(
-        ScoreSheet.objects.select_related("stage__event__festival", "draw", "submitted_by", "decided_by"),
-        pk=sheet_id, stage__event=event,
-    )
+# What the sheet's page shows of it besides its own fields: its seating, who submitted it and who decided.
+SHOWN = ("draw", "submitted_by", "decided_by")
+
+
+def get_sheet(event: Event, sheet_id: int, *related: str) -> ScoreSheet:
+    """The event's sheet `sheet_id` (else 404) with its stage, whose event is the one in hand, and `related`
+    (names for select_related; SHOWN for the sheet's page). An action reads no more: its service reads the
+    sheet again under the event's lock, with what it decides on."""
+    sheet = get_object_or_404(ScoreSheet.objects.select_related("stage", *related), pk=sheet_id, stage__event=event)
+    sheet.stage.event = event
+    return sheet
 
 
 def get_stage(event: Event, number: int) -> Stage:

@@ -8,7 +8,7 @@ from django.urls import reverse
 
 from scoring.models import ScoreSheet
 from scoring.services import progress
-from scoring.services.sheets import confirm_sheet, return_sheet, submit_sheet
+from scoring.services.sheets import confirm_sheet, correct_sheet, return_sheet, submit_sheet
 from tests.confirming import confirmed_post
 from tests.factories import make_staff, released_stage
 from tests.scoring.helpers import busan_final, entry_for, key
@@ -457,6 +457,23 @@ def test_correcting_a_confirmed_sheet_makes_a_new_version_and_keeps_the_old(clie
     assert ScoreSheet.objects.filter(stage=stage, game=1, table_number=1).count() == 2
     html = client.get(url("board-sheet", stage, sheet_id=new.pk)).content.decode()
     assert "version 1" in html and "version 2" in html and "Replaced by a correction" in html
+
+
+def test_a_correction_sent_with_a_key_another_correction_recorded_changes_nothing(stage, chief):
+    """A key is answered with what it recorded, however it comes back: here on another sheet (its unique
+    constraint stops the second correction, which is rolled back whole)."""
+    first, second = submit(stage, 1), submit(stage, 2)
+    for sheet in (first, second):
+        confirm_sheet(sheet=sheet, actor=Actor(user=chief))
+    tap = key()
+    recorded = correct_sheet(sheet=first, entry=entry_for(stage, 1, 1, [0, 15, 20, 30]), reason="recount",
+                             accept_warnings=True, idempotency_key=tap, actor=Actor(user=chief))
+    again = correct_sheet(sheet=second, entry=entry_for(stage, 1, 2, [0, 15, 20, 30]), reason="recount",
+                          accept_warnings=True, idempotency_key=tap, actor=Actor(user=chief))
+    assert again == recorded and again.correction_warnings == []
+    second.refresh_from_db()
+    assert second.status == S.CONFIRMED and not ScoreSheet.objects.filter(corrects=second).exists()
+    assert AuditEntry.objects.filter(action="sheet.corrected").count() == 1
 
 
 def test_a_double_tapped_correction_answers_both_taps_with_the_recorded_correction(client, stage, chief):

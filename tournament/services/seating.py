@@ -172,6 +172,17 @@ def seats(draw: Draw, *, table: int | None = None) -> list[Seat]:
     return list(rows.select_related("table", "registration__player").order_by(*SEAT_ORDER))
 
 
+def places(draw: Draw | int, *, table: int, named: bool = False) -> list[Seat]:
+    """One table's seats, in seat order: position and player (the registration id), what a score sheet is
+    checked and stored against; `named`: with the player's number and name too, what a sheet's form shows.
+    One query, reading nothing else of the registration and player (`seats` reads them whole)."""
+    rows = Seat.objects.filter(draw=draw, table__number=table).order_by("position")
+    if named:
+        return list(rows.select_related("registration__player")
+                    .only("position", "registration__number", "registration__player__name"))
+    return list(rows.only("position", "registration_id"))
+
+
 def names_by_table(draw: Draw, *, table: int | None = None) -> dict[int, list[str]]:
     """The players' names at each table of the draw (or at `table` alone), in seat order, by table number; one
     query of the names alone (the live board lists them on every row, and answers a tap with one)."""

@@ -16,6 +16,7 @@ not among those timed.
 from __future__ import annotations
 
 import argparse
+import shutil
 import statistics
 import uuid
 
@@ -182,11 +183,23 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
     if args.quick:
         args.taps, args.tables = 5, [128]
-    _setup_django()
+    tmp, postgres_name = _setup_django()
     from django.conf import settings
     from django.db import connection
 
     settings.ALLOWED_HOSTS = [*settings.ALLOWED_HOSTS, "testserver"]  # the test client's host name
+    try:
+        return _run(args)
+    finally:  # the throwaway database goes, as bench.sheets's does
+        if postgres_name is not None:
+            connection.creation.destroy_test_db(postgres_name, verbosity=0)
+        if tmp is not None:
+            connection.close()
+            shutil.rmtree(tmp, ignore_errors=True)
+
+
+def _run(args) -> int:
+    from django.db import connection
 
     print(f"staff taps on {connection.vendor}: {args.taps} taps of each kind per size")
     print(f"{'tables':>6} {'tap':<15} {'CPU median':>10} {'CPU p95':>8} {'wall median':>11} {'wall p95':>9} "

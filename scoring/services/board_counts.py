@@ -4,7 +4,8 @@ confirm. One statement, the same for 16 tables or 512, for the whole board and f
 
 Written in SQL, not built with the ORM: each tap on the board answers with these counts (issue 31), and the ORM
 took about 1.5 ms of CPU to build this aggregate of five filtered counts each time (a sixth of the 10 ms a tap is
-allowed), for a statement the database then runs in a few hundredths of that. Plain SQL that SQLite and
+allowed), for a statement the database then runs in a few hundredths of that; the draw's table count is a
+subquery of it, which the seating module writes (its tables are read there only). Plain SQL that SQLite and
 PostgreSQL both run (CASE inside COUNT rather than FILTER); the tests check it against the sheets counted one
 by one in Python (tests/scoring/test_board_counts.py), on both databases in CI.
 """
@@ -13,7 +14,7 @@ from dataclasses import dataclass
 
 from django.db import connection
 
-from tournament.models import DrawTable
+from tournament.services import seating
 
 from ..models import ScoreSheet
 
@@ -37,7 +38,7 @@ def _sql(by_nobody: bool) -> str:
     status, table, warnings, by = q("status"), q("table_number"), q("warnings"), q("submitted_by_id")
     not_theirs = f"{by} IS NOT NULL" if by_nobody else f"({by} IS NULL OR {by} <> %s)"
     return (
-        f"SELECT (SELECT COUNT(*) FROM {q(DrawTable._meta.db_table)} WHERE {q('draw_id')} = %s), "
+        f"SELECT {seating.table_count_sql()}, "
         f"COUNT(DISTINCT CASE WHEN {status} = %s THEN {table} END), "
         f"COUNT(DISTINCT CASE WHEN {status} = %s THEN {table} END), "
         f"COUNT(DISTINCT CASE WHEN {status} IN (%s, %s, %s) THEN {table} END), "

@@ -14,6 +14,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import TypeVar
 
+from django.db import connection
 from django.db.models import Count, Exists, OuterRef, Q
 from django.utils import timezone
 
@@ -155,6 +156,14 @@ def table_numbers_of(draws: Iterable[int]) -> dict[int, list[int]]:
 def table_count(draw: Draw) -> int:
     """How many tables a draw has; one query."""
     return DrawTable.objects.filter(draw=draw).count()
+
+
+def table_count_sql() -> str:
+    """`table_count` as an SQL scalar subquery whose one parameter (%s) is the draw's id: for one statement that
+    counts more beside it (the live board's, scoring/services/board_counts.py) instead of a statement of its own."""
+    q = connection.ops.quote_name
+    table, draw = q(DrawTable._meta.db_table), q(DrawTable._meta.get_field("draw").column)
+    return f"(SELECT COUNT(*) FROM {table} WHERE {draw} = %s)"
 
 
 def draw_size(draw: Draw) -> tuple[int, int]:

@@ -100,7 +100,9 @@ def sheet_changed() -> ServiceError:
 
 
 def _answer_key(key: str) -> str:
-    return f"{key[:56]}-entered"
+    """The one-time key of the entering player's own answer, made from the sheet's: the ":" is no character of
+    an answer form's key (forms/table_players.KEY), so no answer sent earlier can hold it."""
+    return f"{key[:56]}:entered"
 
 
 def enter_sheet(*, stage: Stage, game: int, table_number: int, entry, accept_warnings: bool, idempotency_key: str,

@@ -265,3 +265,19 @@ def test_a_players_link_opens_only_their_own_festivals_event_of_that_name(client
     response = client.post(player_url(stage, 1, "game", game=1), sheet_data(stage, 1, 1, (0, 5, 9, 14)))
     assert response.status_code == 302
     assert ScoreSheet.objects.get().stage == stage and not ScoreSheet.objects.filter(stage=other).exists()
+
+
+def test_an_answer_whose_key_looks_like_an_entrys_own_answer_does_not_break_the_next_entry(client, stage):
+    """The entering player's own answer has a key made from the sheet's key; an answer sent earlier with a key
+    of that shape (any well-formed answer key is accepted) made the entry fail on the unique key (a server
+    error). Found while giving the fuzz world a player-run event (tests/fuzz/world.py)."""
+    sheet = entered(stage)
+    entry_key = key()
+    answer = {"sheet": sheet.pk, "version": 1, "answer": "agree", "key": f"{entry_key}-entered"}
+    assert client.post(player_url(stage, 3, "answer", game=1), answer).status_code == 302
+    correction = {**sheet_data(stage, 1, 1, (0, 5, 7, 14)), "idempotency_key": entry_key, "correcting": "1"}
+    response = client.post(player_url(stage, 2, "game", game=1), correction)
+    assert response.status_code == 302
+    new = ScoreSheet.objects.get(status=ScoreSheet.Status.SUBMITTED)
+    assert new.version == 2 and new.answers.get().position == 2
+

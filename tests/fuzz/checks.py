@@ -1,9 +1,9 @@
 """What a whole write looks like: after any accepted request, the database tells one consistent
 story. Each check is a query for rows that break a rule; every one must come back empty."""
 
-from django.db.models import Count, F, Q
+from django.db.models import Count, Exists, F, OuterRef, Q
 
-from scoring.models import RefereeAssignment, ScoreSheet, SheetSeat
+from scoring.models import RefereeAssignment, ScoreSheet, SheetAnswer, SheetSeat
 from tournament.models import AuditEntry, ConductRecord, Event, Registration, Seat
 from tournament.permissions import REFEREE, has_role
 
@@ -44,16 +44,42 @@ def broken_rules() -> dict[str, list]:
             ConductRecord.objects.exclude(registration__event=F("event")).values_list("pk", flat=True)),
         "conduct record in another event's round": list(ConductRecord.objects.filter(stage__isnull=False)
                                                         .exclude(stage__event=F("event")).values_list("pk", flat=True)),
+        **_answer_rules(),
         "referee assigned who may not referee at the festival": [  # organisers and superusers hold every role
             a.pk for a in RefereeAssignment.objects.filter(ended_at__isnull=True)
             .select_related("event__festival", "referee") if not has_role(a.referee, a.event.festival, REFEREE)],
     }
 
 
+def _answer_rules() -> dict[str, list]:
+    """A table's answers (docs/player-run-tables.md): only a player seated on the sheet answers, in an event
+    whose players keep their sheets, while still in the event; a dispute says why; whoever entered a sheet
+    agreed to it."""
+    answers = SheetAnswer.objects.all()
+    on_sheet = SheetSeat.objects.filter(sheet=OuterRef("sheet"), position=OuterRef("position"),
+                                        registration=OuterRef("registration"))
+    left = ConductRecord.objects.filter(registration=OuterRef("registration"), kind__in=ConductRecord.LEAVES_EVENT,
+                                        created_at__lt=OuterRef("answered_at"))
+    agreed = SheetAnswer.objects.filter(sheet=OuterRef("pk"), position=OuterRef("entered_by_seat"),
+                                        answer=SheetAnswer.Answer.AGREED)
+    return {
+        "answer by someone not on the sheet at that seat": list(
+            answers.filter(~Exists(on_sheet)).values_list("pk", flat=True)),
+        "answer in an event whose referees enter the sheets": list(
+            answers.exclude(sheet__stage__event__sheets_by=Event.SheetsBy.PLAYERS).values_list("pk", flat=True)),
+        "answer given after the player left the event": list(answers.filter(
+            Q(registration__withdrawn_at__lt=F("answered_at")) | Exists(left)).values_list("pk", flat=True)),
+        "dispute without a reason": list(
+            answers.filter(answer=SheetAnswer.Answer.DISPUTED, reason="").values_list("pk", flat=True)),
+        "sheet entered by a seat that did not agree to it": list(ScoreSheet.objects.filter(
+            entered_by_seat__isnull=False).filter(~Exists(agreed)).values_list("pk", flat=True)),
+    }
+
+
 # Nothing of these is ever deleted (DESIGN.md: sheets, draws, registrations, and their history).
 KEPT = {"tournament.AuditEntry", "tournament.Registration", "tournament.Player", "tournament.Draw",
         "tournament.Seat", "tournament.DrawTable", "tournament.Stage", "tournament.Lot", "tournament.ConductRecord",
-        "scoring.ScoreSheet", "scoring.SheetSeat", "scoring.WordTurn", "scoring.TableLink"}
+        "scoring.ScoreSheet", "scoring.SheetSeat", "scoring.WordTurn", "scoring.TableLink", "scoring.SheetAnswer"}
 
 
 def assert_whole(changed: dict, deleted: dict, what: str) -> None:

@@ -2,10 +2,12 @@
 
 Festival A holds: a classic Busan round with sheets submitted, confirmed, returned and warned, table links,
 an assigned referee and warnings (one player at three); a Rummikub Word round; a round released but not
-started; events at the steps before the first draw (check-in closed; numbered; a draft to swap and
-release); three events open for
-registration (one overlapping another) with check-in open at the desk; and a finished Hong Kong event with
-results. Festival B is someone else's: its ids are the "other festival" ones.
+started; a Busan round whose players keep their own sheets (docs/player-run-tables.md: a sheet entered by a
+player and waiting for the table's answers, one disputed through the table card, one agreed by the whole table,
+one table still to enter with a player out by the chief referee's decision; table cards with seat codes);
+events at the steps before the first draw (check-in closed; numbered; a draft to swap and release); three
+events open for registration (one overlapping another) with check-in open at the desk; and a finished Hong
+Kong event with results. Festival B is someone else's: its ids are the "other festival" ones.
 """
 
 import datetime as dt
@@ -15,10 +17,11 @@ from django.contrib.auth.models import User
 from django.utils import timezone
 
 from scoring.games.word import WordEntry, WordTurnEntry
-from scoring.models import RefereeAssignment, ScoreSheet, TableLink
+from scoring.models import RefereeAssignment, ScoreSheet, SheetAnswer, TableLink
 from scoring.services.conduct import record_conduct
 from scoring.services.links import ensure_links
 from scoring.services.sheets import confirm_sheet, return_sheet, submit_sheet
+from scoring.services.table_sheets import PERSONAL_PAGE, TABLE_CARD, answer_sheet, enter_sheet, seated_player
 from scoring.simulation import simulate
 from tests.factories import make_event, make_festival, make_player, make_registration, make_staff, ready_event
 from tests.factories import released_stage as make_released_stage
@@ -100,6 +103,18 @@ class World:
     def player_tokens(self) -> list[str]:
         return list(Player.objects.order_by("pk").values_list("token", flat=True))
 
+    def seat_codes(self, event: Event | None = None) -> list[str]:
+        """The codes printed on the live table cards (of `event`), each once."""
+        rows = TableLink.objects.filter(revoked_at__isnull=True)
+        rows = rows.filter(event=event) if event else rows
+        return sorted({code for codes in rows.values_list("seat_codes", flat=True) for code in codes})
+
+    def answering_tokens(self, event: Event) -> list[str]:
+        """The personal-page tokens of the players who answered a sheet of `event`, those who disputed first:
+        their table's pages show a sheet with the table's answers (and a dispute's reason)."""
+        rows = SheetAnswer.objects.filter(sheet__stage__event=event).order_by("-answer", "-answered_at", "-pk")
+        return list(dict.fromkeys(rows.values_list("registration__player__token", flat=True)))
+
     def user_ids(self) -> list[int]:
         return list(User.objects.order_by("pk").values_list("pk", flat=True))
 
@@ -121,6 +136,42 @@ def _word_sheet(stage, table):
     turns = [WordTurnEntry(seat=1, words="PLANET"), WordTurnEntry(seat=2, words="GARDEN")]
     return submit_sheet(stage=stage, game=1, table_number=table, entry=WordEntry(end="went_out", turns=tuple(turns)),
                         accept_warnings=True, idempotency_key=key(), actor=SYSTEM, via="fuzz world")
+
+
+def _players_round(festival, *, start, chief: Actor) -> dict[str, ScoreSheet]:
+    """A Busan round whose players keep their own sheets, as its tables leave it mid-game 1: table 1 entered by
+    seat 1 from their personal page and agreed by seat 2 (waiting for the others); table 2 entered by seat 2 and
+    disputed by seat 3 through the table card; table 3 agreed by the whole table; table 4 still to enter, its
+    seat 4 disqualified (refused whatever they send)."""
+    stage = make_released_stage(16, festival=festival, name="Players", sheets_by=Event.SheetsBy.PLAYERS,
+                                start=start)
+    ensure_links(event=stage.event, actor=SYSTEM)
+    cards = {link.table_number: link for link in TableLink.objects.filter(event=stage.event)}
+
+    def at(table: int, position: int, *, card: bool = False):
+        if card:
+            return seated_player(stage=stage, game=1, table_number=table, via=TABLE_CARD, link=cards[table],
+                                 code=cards[table].seat_codes[position - 1])
+        seat = seating.seats(seating.game_draw(stage, 1), table=table)[position - 1]
+        return seated_player(stage=stage, game=1, table_number=table, via=PERSONAL_PAGE,
+                             registration=seat.registration)
+
+    def entered(table: int, position: int, values) -> ScoreSheet:
+        return enter_sheet(stage=stage, game=1, table_number=table, entry=entry_for(stage, 1, table, values),
+                           accept_warnings=True, idempotency_key=key(), player=at(table, position))
+
+    def answer(sheet: ScoreSheet, position: int, reason: str = "", *, card: bool = False) -> None:
+        answer_sheet(sheet=sheet, version=sheet.version, player=at(sheet.table_number, position, card=card),
+                     agree=not reason, reason=reason, idempotency_key=key())
+
+    waiting, disputed, agreed = entered(1, 1, [0, 5, 9, 14]), entered(2, 2, [0, 6, 8, 12]), entered(3, 1, [0, 3, 4, 7])
+    answer(waiting, 2)
+    answer(disputed, 3, "seat 3 had a joker left", card=True)
+    for position in (2, 3, 4):
+        answer(agreed, position)
+    out = seating.seats(seating.game_draw(stage, 1), table=4)[3].registration
+    record_conduct(event=stage.event, registration=out, kind="disqualified", note="left the hall", actor=chief)
+    return {"player_waiting": waiting, "player_disputed": disputed, "player_agreed": agreed}
 
 
 def build_world() -> World:
@@ -157,6 +208,8 @@ def build_world() -> World:
     sheets["word_confirmed"] = confirm_sheet(sheet=_word_sheet(word, 2), actor=chief)
 
     fresh = make_released_stage(8, festival=festival, name="Fresh").event  # released, no sheet yet
+    sheets |= _players_round(festival, start=classic.event.starts_at, chief=chief)
+    players = sheets["player_waiting"].stage.event
 
     numbered = ready_event(8, festival=festival, name="Numbered")  # numbered, waiting for its first draw
     closing = make_event(festival, name="Closing", checkin_override=Event.CheckinOverride.CLOSED)
@@ -188,7 +241,7 @@ def build_world() -> World:
     make_player(other_festival)
 
     assert seating.game_draw(classic, 1) is not None
-    events = {"classic": classic.event, "word": word.event, "fresh": fresh, "numbered": numbered,
+    events = {"classic": classic.event, "word": word.event, "fresh": fresh, "players": players, "numbered": numbered,
               "closing": closing, "ready": ready, "open": opened, "later": later,
               "clash": clash, "finished": finished, "other": other}
     invitation_links = {

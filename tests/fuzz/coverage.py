@@ -27,8 +27,9 @@ def real_arguments(world, event, sheet_ids=None, tokens=None) -> dict[str, list]
     link = TableLink.objects.filter(event=event, revoked_at__isnull=True).order_by("pk").first()
     sheets = sheet_ids or list(ScoreSheet.objects.filter(stage__event=event).order_by("-pk")
                                .values_list("pk", flat=True)[:2])
-    players = tokens or list(Registration.objects.filter(event=event).order_by("pk")
-                             .values_list("player__token", flat=True)[:1])
+    # A player-run event's pages are the table's: a player who answered a sheet (a dispute first) shows one.
+    players = tokens or world.answering_tokens(event)[:1] or list(
+        Registration.objects.filter(event=event).order_by("pk").values_list("player__token", flat=True)[:1])
     return {
         "festival": [event.festival.slug], "event": [event.slug], "stage": [1], "game": [1], "table": [1],
         "number": [1], "stage_id": [stage.pk if stage else 1], "registration": [registration.pk if registration else 1],

@@ -4,7 +4,10 @@ One line per endpoint: `E(url name, {field: kind}, who may, events to aim at)`. 
 (expanded for seats 1–5: the fifth seat never exists), `{i}` (turn rows 0–13) or `{a}` (the conduct page's
 three form prefixes). Kinds are in values.KINDS. URL arguments get real ids of the aimed event, of other
 events and festivals, and nonsense (engine.url_arguments). `who` are the people who may change something;
-anyone else must change nothing. tests/fuzz/test_fuzz_endpoints.py fails if a POST-accepting URL is missing.
+anyone else must change nothing (ANYONE: whoever holds the address's token — a player's page, a table card —
+needs no account, and what they may do is checked by who the token names: test_fuzz_endpoints.py). `writes`,
+when given, are the only tables an accepted request may change besides the audit log.
+tests/fuzz/test_fuzz_endpoints.py fails if a POST-accepting URL is missing.
 """
 
 from dataclasses import dataclass, field, replace
@@ -18,9 +21,12 @@ DESK_STAFF = (DESK, *ORGANISERS)
 CHIEFS = (CHIEF_REFEREE, *ORGANISERS)
 REFEREES = (REFEREE, *CHIEFS)
 NOBODY = ()  # pages that only show: a POST must change nothing, whoever sends it
-PLAYING = ("classic", "word", "fresh", "finished", "other")
-EVERY_EVENT = ("classic", "word", "fresh", "numbered", "closing", "ready", "open", "later", "clash", "finished",
-               "other")
+PLAYING = ("classic", "word", "fresh", "players", "finished", "other")
+EVERY_EVENT = ("classic", "word", "fresh", "players", "numbered", "closing", "ready", "open", "later", "clash",
+               "finished", "other")
+# A table keeping its own sheet: mostly the player-run event, sometimes a referees' one and another festival's
+# (where a player's page and a card's answer can only refuse).
+PLAYER_RUN = ("players",) * 5 + ("classic", "other")
 
 
 @dataclass(frozen=True)
@@ -32,6 +38,8 @@ class Endpoint:
     files: dict[str, str] = field(default_factory=dict)
     recipe: str = ""  # values.RECIPES: a whole valid form, damaged a little (forms too intricate to guess)
     idempotent: bool = False  # sent twice (a phone on bad Wi-Fi), the second changes nothing
+    writes: tuple[str, ...] = ()  # the tables (model labels) it may change besides the audit log; () unchecked
+    weight: int = 1  # times the examples: an endpoint that can succeed only at a few of the aims
 
 
 E = Endpoint
@@ -45,8 +53,13 @@ WORD_SHEET = {"idempotency_key": "key", "rows": "rows", "end": "end", "accept_wa
               "t{i}_used_all": "bool", "j{p}_jokers": "jokers"}
 ANY_SHEET = SHEET | WORD_SHEET
 CORRECTION = ANY_SHEET | {"reason": "reason", "idempotency_key": "correction_key"}
-ANSWER = {"sheet": "number", "version": "number", "answer": "sheet_answer", "reason": "reason", "key": "key",
+# A seated player's entry or correction (of the version they opened) at a player-run table; the table card
+# asks for the seat's code.
+TABLE_SHEET = ANY_SHEET | {"seat_code": "seat_code", "correcting": "version"}
+ANSWER = {"sheet": "sheet", "version": "version", "answer": "sheet_answer", "reason": "reason", "key": "key",
           "seat_code": "seat_code"}
+SHEET_WRITES = ("scoring.ScoreSheet", "scoring.SheetSeat", "scoring.WordTurn", "scoring.SheetAnswer")
+ANSWER_WRITES = ("scoring.SheetAnswer",)
 BOARD_FILTER = {"stage": "stage_no", "game": "game", "warnings": "bool"}
 CONFIRM = {"confirm": "fingerprint"}  # the state a confirmation page showed (never guessed right here)
 CONDUCT = {"action": "conduct_action", "confirm": "fingerprint", "{a}-number": "number", "{a}-kind": "conduct_kind",
@@ -82,17 +95,21 @@ ENDPOINTS = [
     E("player-erase", {"confirm": "bool", "hide_in_results": "bool"}, ANYONE),
     # A child's guardian agrees on the e-mailed link (its token is never a player's, so nothing changes here).
     E("guardian-page", {"name": "name", "agree": "bool", "ranking_agrees": "bool"}, NOBODY),
-    E("referee-link-game", ANY_SHEET, ANYONE, PLAYING, recipe="sheet"),
+    # A table card: a referee's sheet, or at a player-run table a seated player's entry or correction (and below,
+    # their answer), each with the seat's code printed on the card.
+    E("referee-link-game", TABLE_SHEET, ANYONE, (*PLAYING, "players", "players"), recipe="table_sheet",
+      writes=SHEET_WRITES),
     E("referee-link-preview", ANY_SHEET, ANYONE, PLAYING, recipe="sheet"),
-    # A table that keeps its own sheet (the fuzz world's events have referees: these answer and change nothing;
-    # tests/scoring/test_table_players_views.py posts to them in a player-run event).
-    E("referee-link-answer", ANSWER, NOBODY, PLAYING),
-    E("player-sheet-game", ANY_SHEET | {"seat_code": "seat_code", "correcting": "number"}, NOBODY, PLAYING),
-    E("player-sheet-preview", ANY_SHEET, NOBODY, PLAYING),
-    E("player-sheet-answer", ANSWER, NOBODY, PLAYING),
-    E("player-sheet-table", {}, NOBODY, PLAYING),
-    E("player-sheet-status", {}, NOBODY, PLAYING),
-    E("referee-game", ANY_SHEET, REFEREES, PLAYING, recipe="sheet"),
+    # An answer succeeds only aimed at a table with a sheet to answer (three of the world's tables, game 1).
+    E("referee-link-answer", ANSWER, ANYONE, PLAYER_RUN, recipe="answer", writes=ANSWER_WRITES, weight=3),
+    # A table that keeps its own sheet, from a seated player's personal page (the token is the player's: no
+    # account). The table page and the status only show; the preview only checks.
+    E("player-sheet-game", TABLE_SHEET, ANYONE, PLAYER_RUN, recipe="table_sheet", writes=SHEET_WRITES),
+    E("player-sheet-preview", ANY_SHEET, NOBODY, PLAYER_RUN, recipe="sheet"),
+    E("player-sheet-answer", ANSWER, ANYONE, PLAYER_RUN, recipe="answer", writes=ANSWER_WRITES, weight=3),
+    E("player-sheet-table", {}, NOBODY, PLAYER_RUN),
+    E("player-sheet-status", {}, NOBODY, PLAYER_RUN),
+    E("referee-game", ANY_SHEET, REFEREES, PLAYING, recipe="sheet", writes=SHEET_WRITES),
     E("referee-preview", ANY_SHEET, REFEREES, PLAYING, recipe="sheet"),
     E("set_language", {"language": "language", "next": "next"}, NOBODY),
     E("login", {"username": "username", "password": "password", "next": "next"}, NOBODY),

@@ -21,6 +21,7 @@ from django.urls import reverse
 from hypothesis import strategies as st
 
 from scoring.models import ScoreSheet, TableLink
+from scoring.services.access import TableAccess, table_for_player
 from tests.fuzz.endpoints import Endpoint
 from tests.fuzz.values import KINDS, RAW_MARKERS, RECIPES, Aim, hostile
 from tests.fuzz.world import ANONYMOUS, NO_ROLE, OUTSIDER, SUPERUSER, World
@@ -102,9 +103,17 @@ def stored_markers(changed: dict) -> bool:
 # --- what the answer says ----------------------------------------------------------------------------------
 
 def refusal(response) -> str:
-    """Why the answer is a refusal ('' when it is not): a 4xx, an error message, or a form with errors."""
+    """Why the answer is a refusal ('' when it is not): a 4xx, an error message, a form with errors, or a JSON
+    answer to a phone's outbox saying "refused"."""
     if response.status_code >= 400:
         return f"status {response.status_code}"
+    if "json" in response.get("Content-Type", "") and not getattr(response, "streaming", False):
+        try:
+            said = json.loads(response.content)
+        except ValueError:
+            said = None
+        if isinstance(said, dict) and said.get("status") == "refused":
+            return f"refused {said.get('message', '')!r}"
     storage = getattr(response.wsgi_request, "_messages", None)
     # Messages shown on the page itself have moved from the queued to the loaded list.
     shown = getattr(storage, "_loaded_messages", []) + getattr(storage, "_queued_messages", [])
@@ -182,6 +191,8 @@ def url_arguments(draw, endpoint: Endpoint, world: World, event) -> tuple[dict, 
             kwargs[name] = pick(event.stages.values_list("number", flat=True), [1, 2, 3], [0, 2**40])
         elif name == "stage_id":
             kwargs[name] = pick(event.stages.values_list("pk", flat=True), world.stage_ids(), NONSENSE_INTS)
+        elif name == "game" and "token" in kwargs:  # a table's phone: mostly the game in play (the world's 1)
+            kwargs[name] = pick([1, 1, 1, 2], [3, 4, 99], [0, 2**40])
         elif name == "game":
             kwargs[name] = pick([1, 2], [3, 4, 99], [0, 2**40])
         elif name == "table":
@@ -204,6 +215,7 @@ def url_arguments(draw, endpoint: Endpoint, world: World, event) -> tuple[dict, 
             raise AssertionError(f"teach url_arguments the argument {name!r} of {endpoint.name}")
     aim.seats, aim.extra["seated"] = _seats(endpoint.name, kwargs)
     aim.extra["sheet"] = ScoreSheet.objects.filter(pk=kwargs["sheet_id"]).first() if "sheet_id" in kwargs else None
+    aim.extra.update(_kept_table(endpoint.name, kwargs))
     return kwargs, aim
 
 
@@ -213,12 +225,39 @@ def _pattern_args(name: str) -> list[str]:
     return route_patterns()[name]
 
 
+def table_opened(name: str, kwargs: dict) -> tuple:
+    """(stage, table number, card): what a table card's or a player's address opens now, with the table's live
+    card; (None, None, None) when it opens no table."""
+    if name.startswith("referee-link"):
+        link = TableLink.objects.filter(token=kwargs["token"]).select_related("event").first()
+        return (seating.stage_in_play(link.event), link.table_number, link) if link else (None, None, None)
+    access = table_for_player(kwargs["token"], kwargs.get("event", ""))
+    if not isinstance(access, TableAccess):
+        return None, None, None
+    link = TableLink.objects.filter(event=access.stage.event, table_number=access.table_number,
+                                    revoked_at__isnull=True).first()
+    return access.stage, access.table_number, link
+
+
+def _kept_table(name: str, kwargs: dict) -> dict:
+    """At a table that keeps its own sheet (a card's or a player's address): the codes printed on its card, and
+    the game's submitted sheet the table answers (a player's answer and correction name its id and version)."""
+    if "token" not in kwargs or not name.startswith(("referee-link", "player-sheet")):
+        return {}
+    stage, table, card = table_opened(name, kwargs)
+    live = None
+    if stage is not None and 0 < kwargs.get("game", 1) < 100:
+        live = (ScoreSheet.objects.filter(stage=stage, table_number=table, game=kwargs.get("game", 1),
+                                          status=ScoreSheet.Status.SUBMITTED).order_by("-version").first())
+    return {"seat_codes": list(card.seat_codes) if card else [], "live": live,
+            "keeps_sheet": stage is not None and stage.event.sheets_by == stage.event.SheetsBy.PLAYERS}
+
+
 def _seats(name: str, kwargs: dict) -> tuple[list, list]:
     """The table's seats a sheet form is about, and the registrations seated in a draw (for swaps)."""
     stage, table, game = None, kwargs.get("table"), kwargs.get("game", 1)
-    if "token" in kwargs and name.startswith("referee-link"):
-        link = TableLink.objects.filter(token=kwargs["token"]).select_related("event").first()
-        stage, table = (seating.stage_in_play(link.event), link.table_number) if link else (None, None)
+    if "token" in kwargs and name.startswith(("referee-link", "player-sheet")):
+        stage, table, _card = table_opened(name, kwargs)
     elif "stage_id" in kwargs:
         stage = Stage.objects.filter(pk=kwargs["stage_id"]).first()
     elif "sheet_id" in kwargs:
@@ -251,10 +290,11 @@ def form_data(draw, endpoint: Endpoint, aim: Aim) -> tuple[dict, dict]:
     too): a recipe's valid form with a field or two damaged, each field plausible, each field plausible or
     hostile, or everything hostile."""
     recipe = RECIPES[endpoint.recipe](aim) if endpoint.recipe else None
-    modes = ["recipe"] * 3 * bool(recipe) + ["plausible", "plausible", "mixed", "hostile"]
+    modes = ["recipe"] * 3 * (recipe is not None) + ["plausible", "plausible", "mixed", "hostile"]
     mode = draw(st.sampled_from(modes), label="mode")
     if mode == "recipe":
-        data = dict(recipe)
+        # A recipe is a form, or a strategy of forms when who sends it varies (a seat's code on a table card).
+        data = dict(draw(recipe, label="recipe") if isinstance(recipe, st.SearchStrategy) else recipe)
         fields = dict(name_kind for template, kind in endpoint.fields.items()
                       for name_kind in ((name, kind) for name, _where in _expand(template)))
         for name in draw(st.lists(st.sampled_from(sorted(fields)), max_size=2, unique=True), label="damaged"):
@@ -286,6 +326,8 @@ def request(draw, client: Client, path: str, data: dict, files: dict):
     """A POST as a browser would send it (multipart, urlencoded), as JSON, or empty; sometimes by htmx.
     Returns a function that sends it (again: a phone on bad Wi-Fi sends twice)."""
     headers = {"HTTP_ACCEPT_LANGUAGE": draw(st.sampled_from(LANGUAGES))}
+    if draw(st.sampled_from([False] * 3 + [True]), label="asks for JSON"):  # a phone's outbox sending a queued tap
+        headers["HTTP_ACCEPT"] = "application/json"
     if draw(st.booleans(), label="htmx"):
         headers.update(HTTP_HX_REQUEST="true", HTTP_HX_TARGET=draw(st.sampled_from(["board", "x", "<b>"])))
     encoding = draw(st.sampled_from(["multipart"] * 4 + ["urlencoded", "json", "empty"]), label="encoding")

@@ -1,5 +1,6 @@
 """Hypothesis posts random and hostile data to every form and POST endpoint: never a server error,
-never a partial write, hostile text always escaped; and no POST-accepting URL escapes the fuzz table.
+never a partial write, hostile text always escaped, a player's page or a table card writes only at its table
+as the player or seat it names; and no POST-accepting URL escapes the fuzz table.
 
 The table is endpoints.py; the values are values.py; the judging is engine.py and checks.py. Each example
 runs in a savepoint that is rolled back, so every example starts from the same world (world.py).
@@ -19,7 +20,8 @@ from hypothesis import HealthCheck, given, note, settings
 from hypothesis import strategies as st
 
 from public.snapshot import forget_snapshots
-from scoring.models import ScoreSheet, TableLink
+from scoring.models import ScoreSheet, SheetAnswer, TableLink
+from scoring.services.table_sheets import PERSONAL_PAGE, TABLE_CARD
 from tests.fuzz.checks import assert_whole, broken_rules
 from tests.fuzz.coverage import event_pages, filled_paths, posting_routes, real_arguments, route_patterns
 from tests.fuzz.endpoints import BY_NAME, ENDPOINTS, Endpoint
@@ -35,6 +37,7 @@ from tests.fuzz.engine import (
     refusal,
     request,
     stored_markers,
+    table_opened,
     url_arguments,
     wrote,
 )
@@ -118,6 +121,11 @@ def fuzz_once(draw, endpoint: Endpoint, world, base: dict, sweeps: list, outcome
         role = effective_role(person, festival, world)
         assert role in endpoint.who, f"{what}: {role} changed {sorted(changed)}"
     assert not why, f"{what}: refused ({why}) yet changed {changed}"
+    if endpoint.writes:
+        beyond = sorted(set(changed) - {*endpoint.writes, "tournament.AuditEntry"})
+        assert not beyond, f"{what}: changed {beyond}, which {endpoint.name} never writes"
+    elsewhere = not_at_the_table(endpoint, kwargs, data, changed)
+    assert not elsewhere, f"{what}: {elsewhere}"
     assert_whole(changed, deleted, what)
     if endpoint.idempotent:
         with CaptureQueriesContext(connection) as queries:
@@ -130,13 +138,44 @@ def fuzz_once(draw, endpoint: Endpoint, world, base: dict, sweeps: list, outcome
         sweep(world, changed, touched_events(changed, festival), what)
 
 
+def not_at_the_table(endpoint: Endpoint, kwargs: dict, data: dict, changed: dict) -> list[str]:
+    """A table card or a player's page writes only at the table it opens: its sheets, and answers to them — a
+    player's page as that player, a card as the seat whose code was typed (checks.py: a seat on the sheet).
+    What was written elsewhere, or by someone else. (A sheet entered or corrected there comes with its
+    entering player's answer, so the answers say who entered it too.)"""
+    if "token" not in kwargs or not endpoint.name.startswith(("referee-link", "player-sheet")):
+        return []
+    stage, table, card = table_opened(endpoint.name, kwargs)
+    by_page = endpoint.name.startswith("player-sheet")
+    typed = data.get("seat_code")
+    typed = typed[-1] if isinstance(typed, list) else typed  # a field sent twice: Django reads the last
+    wrong = []
+    for sheet in ScoreSheet.objects.filter(pk__in=[row[0] for row in changed.get("scoring.ScoreSheet", [])]):
+        if stage is None or (sheet.stage_id, sheet.table_number) != (stage.pk, table):
+            wrong.append(f"sheet {sheet.pk} of stage {sheet.stage_id} table {sheet.table_number}")
+    for answer in SheetAnswer.objects.filter(pk__in=[row[0] for row in changed.get("scoring.SheetAnswer", [])]
+                                             ).select_related("sheet", "registration__player"):
+        if stage is None or (answer.sheet.stage_id, answer.sheet.table_number) != (stage.pk, table):
+            wrong.append(f"answer {answer.pk} to sheet {answer.sheet_id} at another table")
+        if answer.via != (PERSONAL_PAGE if by_page else TABLE_CARD):
+            wrong.append(f"answer {answer.pk} came by {answer.via!r}")
+        if by_page and answer.registration.player.token != kwargs["token"]:
+            wrong.append(f"answer {answer.pk} given for registration {answer.registration_id}, not the page's player")
+        if not by_page and (card is None or dict(enumerate(card.seat_codes, 1)).get(answer.position) != typed):
+            wrong.append(f"answer {answer.pk} given as seat {answer.position}, whose code is not {typed!r}")
+    return wrong
+
+
 def sweep(world, changed: dict, events, what: str) -> None:
     """What the request stored, on every page of the events it touched (as a superuser, who sees all)."""
     client = Client()
     client.force_login(world.user(SUPERUSER))
     new_sheets = [row[0] for row in changed.get("scoring.ScoreSheet", [])]
     new_players = [row[0] for row in changed.get("tournament.Player", [])]
-    tokens = list(Player.objects.filter(pk__in=new_players).values_list("token", flat=True)[:1]) or None
+    new_answers = [row[0] for row in changed.get("scoring.SheetAnswer", [])]  # their player's table shows them
+    tokens = (list(Player.objects.filter(pk__in=new_players).values_list("token", flat=True)[:1])
+              or list(SheetAnswer.objects.filter(pk__in=new_answers)
+                      .values_list("registration__player__token", flat=True)[:1]) or None)
     for event in events:
         sheet_ids = list(ScoreSheet.objects.filter(pk__in=new_sheets, stage__event=event)
                          .values_list("pk", flat=True)[:1]) or None
@@ -162,7 +201,7 @@ def test_hostile_posts_never_break_anything(world, endpoint):
     sweeps, outcomes = [0], Counter()
     base = fingerprint()
 
-    examples = EXAMPLES if endpoint.who else max(1, EXAMPLES // 3)
+    examples = (EXAMPLES if endpoint.who else max(1, EXAMPLES // 3)) * endpoint.weight
 
     @settings(max_examples=examples, deadline=None, suppress_health_check=list(HealthCheck), database=None)
     @given(st.data())

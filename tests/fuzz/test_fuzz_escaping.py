@@ -84,10 +84,11 @@ def test_hostile_text_everywhere_is_shown_escaped_on_every_page(world):
     superuser, stranger = Client(), Client()
     superuser.force_login(world.user("superuser"))
     seen_marker = 0
-    for name in ("classic", "word", "finished", "open"):
+    for name in ("classic", "word", "players", "finished", "open"):
         event = world.event(name)
         sheets = list(ScoreSheet.objects.filter(stage__event=event).values_list("pk", flat=True)[:3])
-        tokens = list(Player.objects.filter(registrations__event=event).values_list("token", flat=True)[:2])
+        tokens = world.answering_tokens(event)[:2] or list(
+            Player.objects.filter(registrations__event=event).values_list("token", flat=True)[:2])
         for page in event_pages(world, event, sheet_ids=sheets, tokens=tokens):
             clients = [superuser, stranger] if page.startswith(PUBLIC_PREFIXES) else [superuser]
             for client in clients:

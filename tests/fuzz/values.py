@@ -87,6 +87,26 @@ def seat_registration(aim: Aim) -> st.SearchStrategy:
     return aim.pick([s.registration_id for s in aim.seats], aim.world.registrations())
 
 
+def seat_code(aim: Aim) -> st.SearchStrategy:
+    """A code of the card of the table in the address (any of its seats), another card's, or no code at all."""
+    return aim.pick(aim.extra.get("seat_codes", []), aim.world.seat_codes(),
+                    ("0000", "1234", "12345", "abcd", "", "9999", "０１２３", "12 34"))
+
+
+def answered_sheet(aim: Aim) -> st.SearchStrategy:
+    """The sheet a table's players answer: the one in play at the address's table, or another sheet's id."""
+    live = aim.extra.get("live")
+    mine = [live.pk] if live is not None else []
+    return aim.pick(mine * 2 + aim.world.sheet_ids(aim.event), aim.world.sheet_ids())
+
+
+def sheet_version(aim: Aim) -> st.SearchStrategy:
+    """The version of the sheet in play at the table (the one its players saw), another, or nonsense."""
+    live = aim.extra.get("live")
+    return aim.pick([live.version] if live is not None else [], [1, 2, 3],
+                    ("0", "-1", "32768", "99999", "1.0", "abc", "１", ""))
+
+
 def idempotency_key(aim: Aim) -> st.SearchStrategy:
     return st.one_of(st.uuids().map(lambda u: u.hex), st.sampled_from(["", "0" * 32, "Z" * 32, "a" * 64]))
 
@@ -124,7 +144,9 @@ KINDS: dict[str, Kind] = {
     "public_names": choice("full", "masked"),
     "sheets_by": choice("referees", "players"),
     "sheet_answer": choice("agree", "dispute", "maybe", ""),
-    "seat_code": choice("0000", "1234", "12345", "abcd", "", "9999"),
+    "seat_code": lambda aim: seat_code(aim),
+    "sheet": lambda aim: answered_sheet(aim),
+    "version": lambda aim: sheet_version(aim),
     "agreement_minutes": number(0, 61),
     "yes_no_name": choice("yes", "no"),
     "import_action": choice("all", "valid", "cancel"),
@@ -243,6 +265,40 @@ def sheet_recipe(aim: Aim) -> dict | None:
                 data.update({f"s{p}_rack_value": str(5 * index), f"s{p}_jokers": "0"})
     # Every example starts from the same rolled-back world, so a fixed key is new every time.
     return data | {"idempotency_key": "f" * 32, "accept_warnings": "on"}
+
+
+def _typed_code(aim: Aim) -> dict:
+    """The seat code a table card's form carries: a seat's own (half the time), or one from `seat_code` — most
+    often another card's, well-formed and wrong. A personal page's form has none."""
+    codes = aim.extra.get("seat_codes") or []
+    if not codes:
+        return {}
+    return {"seat_code": st.one_of(st.sampled_from(codes), seat_code(aim))}
+
+
+def table_sheet_recipe(aim: Aim) -> dict | st.SearchStrategy | None:
+    """At a table keeping its own sheet, a seated player's correct sheet: a correction of the version in play
+    when the table has entered one, with a seat code when the card asks for one. Elsewhere the sheet of
+    `sheet_recipe`."""
+    data = sheet_recipe(aim)
+    if data is None or not aim.extra.get("keeps_sheet"):
+        return data
+    live = aim.extra.get("live")
+    if live is not None:
+        data["correcting"] = str(live.version)
+    return st.fixed_dictionaries({name: st.just(value) for name, value in data.items()} | _typed_code(aim))
+
+
+def answer_recipe(aim: Aim) -> st.SearchStrategy | None:
+    """An answer to the sheet in play at the table as the answer form sends it: an agreement, or a dispute with
+    a tag in its reason; through the card with a seat code."""
+    live = aim.extra.get("live")
+    if live is None:
+        return None
+    return st.fixed_dictionaries({
+        "sheet": st.just(str(live.pk)), "version": st.just(str(live.version)),
+        "answer": st.sampled_from(["dispute", "agree"]), "reason": st.just(f"seat 3 kept a joker {SCRIPT}"),
+        "key": st.just("d" * 32), **_typed_code(aim)})
 
 
 def correction_recipe(aim: Aim) -> dict | None:
@@ -372,6 +428,8 @@ def schedule_recipe(aim: Aim) -> dict | None:
     return data
 
 
-RECIPES = {"registration": registration_recipe, "keep": keep_recipe, "upload": upload_recipe, "sheet": sheet_recipe, "correction": correction_recipe, "swap": swap_recipe, "conduct": conduct_recipe,
-           "festival": festival_recipe, "festival_edit": festival_edit_recipe, "event": event_recipe, "event_edit": event_edit_recipe,
+RECIPES = {"registration": registration_recipe, "keep": keep_recipe, "upload": upload_recipe, "sheet": sheet_recipe,
+           "table_sheet": table_sheet_recipe, "answer": answer_recipe, "correction": correction_recipe,
+           "swap": swap_recipe, "conduct": conduct_recipe, "festival": festival_recipe,
+           "festival_edit": festival_edit_recipe, "event": event_recipe, "event_edit": event_edit_recipe,
            "schedule": schedule_recipe}

@@ -147,7 +147,7 @@ class EventAdmin(RecordAdmin):
             event = self.get_object(request, object_id)
             return event.festival if event else None
         festival_id = request.POST.get("festival") or request.GET.get("festival")
-        if festival_id and str(festival_id).isdigit() and len(str(festival_id)) < 19:
+        if festival_id and str(festival_id).isdecimal() and len(str(festival_id)) < 19:
             return Festival.objects.filter(pk=int(festival_id)).first()
         return None
 

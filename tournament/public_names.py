@@ -74,7 +74,7 @@ def name_search(event: Event, query: str, *, player: str = "player__") -> Q | No
 def number_or_name(event: Event, query: str, *, player: str = "player__", number: str = "number") -> Q | None:
     """A public search: the player number typed (up to six digits), or a name as `name_search` allows."""
     condition = name_search(event, query, player=player)
-    if query.isdigit() and len(query) <= 6:
+    if query.isdecimal() and len(query) <= 6:
         by_number = Q(**{number: int(query)})
         condition = by_number if condition is None else condition | by_number
     return condition

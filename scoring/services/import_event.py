@@ -415,7 +415,7 @@ class _Importer:
             numbers_node = Node(node.get("numbers", "object"), f"{where}.numbers")
             numbers = {}
             for key in numbers_node.value:
-                player = int(key) if str(key).isdigit() else key
+                player = int(key) if str(key).isdecimal() else key
                 numbers[str(self.registration(player, f"{where}.numbers").pk)] = numbers_node.get(key, "int")
             lot = Lot(stage=self.stage(node.get("stage", "int"), f"{where}.stage"),
                       purpose=node.get("purpose", "text", choices=Lot.Purpose.values),

@@ -39,7 +39,7 @@ def _page_url(event) -> str:
 def _initial(request) -> dict:
     """The third-warning prompt links here with the player's number filled in."""
     number = request.GET.get("number", "")
-    return {"number": number} if number.isdigit() and len(number) <= 5 else {}
+    return {"number": number} if number.isdecimal() and len(number) <= 5 else {}
 
 
 def _context(request, event, bound: ConductForm | None = None) -> dict:

@@ -404,6 +404,8 @@ def test_the_schedule_is_generated_then_edited_and_the_clock_follows(organiser_c
     ({"slot-4-starts": "12:00", "slot-4-ends": "12:30"}, "label", "Say what happens in this slot."),
     ({"slot-0-remove": "on"}, "remove", "Only added slots can be removed."),
     ({"slot-0-starts": "25:00"}, "starts", "Enter a valid time"),
+    # "²" is a digit to str.isdigit, not a number int() reads: the row's label once broke on it
+    ({"slot-1-number": "²", "slot-0-starts": "25:00"}, "starts", "Enter a valid time"),
 ])
 def test_schedule_slots_outside_the_event_or_empty_are_refused(organiser_client, event, changes, where, message):
     data = rows(event, organiser_client) | changes

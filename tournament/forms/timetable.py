@@ -136,6 +136,6 @@ def row_labels(event: Event, formset) -> list[str]:
     for form in formset.forms:
         kind = form["kind"].value()
         number = form["number"].value()
-        number = int(number) if str(number or "").isdigit() and len(str(number)) < 3 else 0
+        number = int(number) if str(number or "").isdecimal() and len(str(number)) < 3 else 0
         names.append(label(event, kind, number) if kind in KINDS and kind != OTHER else "")
     return names

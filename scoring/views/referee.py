@@ -258,7 +258,7 @@ def _send(request, access: TableAccess, game: int, current: "_Game", form):
     player = seated_here(request, access, game)
     correcting = request.POST.get("correcting", "")
     if correcting:
-        if current.live is None or not correcting.isdigit():
+        if current.live is None or not correcting.isdecimal():
             raise sheet_changed()
         return correct_entered_sheet(sheet=current.live, version=int(correcting[:5]), player=player, **values)
     return enter_sheet(stage=access.stage, game=game, table_number=access.table_number, player=player, **values)

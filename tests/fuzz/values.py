@@ -104,7 +104,7 @@ def sheet_version(aim: Aim) -> st.SearchStrategy:
     """The version of the sheet in play at the table (the one its players saw), another, or nonsense."""
     live = aim.extra.get("live")
     return aim.pick([live.version] if live is not None else [], [1, 2, 3],
-                    ("0", "-1", "32768", "99999", "1.0", "abc", "１", ""))
+                    ("0", "-1", "32768", "99999", "1.0", "abc", "１", "²", ""))
 
 
 def idempotency_key(aim: Aim) -> st.SearchStrategy:

@@ -153,14 +153,9 @@ def table_numbers_of(draws: Iterable[int]) -> dict[int, list[int]]:
     return numbers
 
 
-def table_count(draw: Draw) -> int:
-    """How many tables a draw has; one query."""
-    return DrawTable.objects.filter(draw=draw).count()
-
-
 def table_count_sql() -> str:
-    """`table_count` as an SQL scalar subquery whose one parameter (%s) is the draw's id: for one statement that
-    counts more beside it (the live board's, scoring/services/board_counts.py) instead of a statement of its own."""
+    """How many tables a draw has, as an SQL scalar subquery whose one parameter (%s) is the draw's id: for one
+    statement that counts more beside it (the live board's, scoring/services/board_counts.py)."""
     q = connection.ops.quote_name
     table, draw = q(DrawTable._meta.db_table), q(DrawTable._meta.get_field("draw").column)
     return f"(SELECT COUNT(*) FROM {table} WHERE {draw} = %s)"

@@ -28,3 +28,12 @@ def test_a_full_width_number_finds_the_player(event):
     response = Client().get(f"/f/{event.festival.slug}/{event.slug}/player/", {"q": "４"})
     assert response.status_code == 200
     assert "Kim Minjun" in response.content.decode()
+
+
+def test_a_full_width_number_finds_only_this_event_s_player_in_two_festivals(event):
+    other = make_event()  # another festival, its own player number 4
+    make_registration(other, make_player(other.festival, name="Chan Tai Man"), number=4)
+    assert other.festival != event.festival
+    for shown, hidden, where in (("Kim Minjun", "Chan Tai Man", event), ("Chan Tai Man", "Kim Minjun", other)):
+        html = Client().get(f"/f/{where.festival.slug}/{where.slug}/player/", {"q": "４"}).content.decode()
+        assert shown in html and hidden not in html

@@ -10,14 +10,15 @@ from django.urls import reverse
 
 from scoring.models import RefereeAssignment
 from scoring.services import links
-from tests.factories import make_festival, make_staff, ready_event, released_stage
+from tests.factories import make_event, make_festival, make_staff, ready_event, released_stage
 from tests.scoring.helpers import chief_of, hong_kong, play_game, seated, text
 from tests.scoring.test_links import next_round
 from tests.scoring.test_referee_views import sheet_data
-from tournament.models import AuditEntry
+from tournament.models import AuditEntry, StaffRole
 from tournament.services import seating
 from tournament.services.audit import Actor
 from tournament.services.draws import draft_draw, release_draw, start_event
+from tournament.services.staff import remove_role
 
 pytestmark = [pytest.mark.django_db, pytest.mark.stage_of(players=32)]  # 8 tables in round 1, 3 games
 ACTOR = Actor(label="test")
@@ -179,6 +180,46 @@ def test_unassigning_a_range_and_one_tables_button(client, stage, organiser, kim
     client.post(event_url("board-referees-unassign", event), {"first": 1, "referee": kim.pk})
     assert set(holders(event)) == {2, 3, 4, 5, 6}
     assert RefereeAssignment.objects.filter(event=event).count() == 8  # ended, never deleted
+
+
+def test_a_referee_whose_role_is_removed_holds_no_table_of_that_festival_any_more(stage, organiser, kim, lee):
+    """The tables end with the role, in every event of the festival (kept, with one audit record per event), and
+    can be given to someone else; the same person refereeing at another festival keeps the tables there."""
+    event = stage.event
+    word = make_event(stage.event.festival)
+    elsewhere = make_event(make_festival())
+    StaffRole.objects.create(festival=elsewhere.festival, user=kim, role="referee")
+    links.assign_tables(event=event, first=1, last=3, referee=kim, actor=ACTOR)
+    links.assign_tables(event=event, first=4, last=4, referee=lee, actor=ACTOR)
+    links.assign_tables(event=word, first=2, last=2, referee=kim, actor=ACTOR)
+    links.assign_tables(event=elsewhere, first=1, last=1, referee=kim, actor=ACTOR)
+
+    remove_role(festival=event.festival, user=kim, role="referee", actor=Actor(user=organiser))
+
+    assert holders(event) == {4: "ref-lee"} and holders(word) == {} and holders(elsewhere) == {1: "ref-kim"}
+    assert RefereeAssignment.objects.filter(referee=kim).count() == 5  # ended, never deleted
+    ended = {entry.event_id: entry for entry in AuditEntry.objects.filter(action="referee.unassigned")}
+    assert set(ended) == {event.pk, word.pk} and {entry.actor for entry in ended.values()} == {organiser}
+    assert ended[event.pk].before == {"tables": {"1": "ref-kim", "2": "ref-kim", "3": "ref-kim"}}
+    links.assign_tables(event=event, first=1, last=1, referee=lee, actor=ACTOR)  # the table is free again
+    assert holders(event) == {1: "ref-lee", 4: "ref-lee"}
+
+
+def test_tables_stay_with_someone_who_still_referees_after_losing_a_role(stage, organiser, kim):
+    """An organiser holds every role: losing the referee role, or the desk role of a referee, takes no table."""
+    event = stage.event
+    StaffRole.objects.create(festival=event.festival, user=kim, role="desk")
+    StaffRole.objects.create(festival=event.festival, user=organiser, role="referee")
+    links.assign_tables(event=event, first=1, last=1, referee=kim, actor=ACTOR)
+    links.assign_tables(event=event, first=2, last=2, referee=organiser, actor=ACTOR)
+    remove_role(festival=event.festival, user=kim, role="desk", actor=ACTOR)
+    remove_role(festival=event.festival, user=organiser, role="referee", actor=ACTOR)
+    assert holders(event) == {1: "ref-kim", 2: organiser.username}
+    assert not AuditEntry.objects.filter(action="referee.unassigned").exists()
+    # An organiser who hands the festival over and holds no referee role gives up the tables too.
+    make_staff(event.festival, "organiser")
+    remove_role(festival=event.festival, user=organiser, role="organiser", actor=ACTOR)
+    assert holders(event) == {1: "ref-kim"}
 
 
 # --- who may ------------------------------------------------------------------------------------------------

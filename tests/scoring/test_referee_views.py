@@ -139,7 +139,7 @@ def test_signed_in_referee_assigned_to_the_table_may_enter_it(client, stage):
 
 @pytest.mark.parametrize("removed", ["no other role", "kept the desk role"])
 def test_a_referee_whose_role_ended_may_no_longer_enter_the_assigned_table(client, stage, removed):
-    """The assignment stays on record, but access ends with the role, even for someone who keeps another role."""
+    """The assignment ends with the role (kept on record) and so does access, even for someone who keeps another role."""
     referee = make_staff(stage.event.festival, "referee")
     RefereeAssignment.objects.create(event=stage.event, table_number=1, referee=referee)
     client.force_login(referee)

@@ -3,8 +3,11 @@
 People come onto the staff only by accepting an invitation (services/invitations.py); `grant_role` is for
 code that acts for the site (the festival's creator becomes its organiser, the demo).
 
-Removing a role ends what it opened at once: every permission check reads the roles afresh.
+Removing a role ends what it opened at once: every permission check reads the roles afresh, and what other apps
+gave a person because of a role (a referee's tables) ends in the same transaction, through `when_role_removed`.
 """
+
+from collections.abc import Callable
 
 from django.contrib.auth import get_user_model
 from django.db import transaction
@@ -17,6 +20,16 @@ from .errors import ServiceError
 from .locking import lock_festival
 
 User = get_user_model()
+
+# Called as `ends(festival=, user=, actor=)` inside remove_role's transaction, the festival locked; each decides
+# from the roles the person still holds (an organiser keeps every role's permissions).
+_ON_REMOVAL: list[Callable] = []
+
+
+def when_role_removed(ends: Callable) -> None:
+    """Register what ends when a person loses a role at a festival (apps register in their `ready`)."""
+    if ends not in _ON_REMOVAL:
+        _ON_REMOVAL.append(ends)
 
 
 def check_role(role: str) -> str:
@@ -50,3 +63,5 @@ def remove_role(*, festival: Festival, user, role: str, actor: Actor) -> None:
         held.delete()
         record(actor=actor, action="staff.removed", target=user, festival=festival,
                before={"user": user.get_username(), "role": role})
+        for ends in _ON_REMOVAL:
+            ends(festival=festival, user=user, actor=actor)

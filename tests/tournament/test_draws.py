@@ -298,3 +298,39 @@ def test_is_game_draw_says_what_game_draw_finds_without_a_query(fmt, django_asse
     assert first.status == Draw.Status.DISCARDED  # taken back, then redrawn
     assert seating.is_game_draw(again, stage, 1) and not seating.is_game_draw(first, stage, 1)
     assert seating.is_game_draw(again, stage, 2) == (fmt == Event.Format.BUSAN)  # Hong Kong seats game 2 anew
+
+
+def test_one_tables_seats_are_read_through_that_table_not_by_walking_the_draw():
+    """A tap on one table (a correction, a referee's page) reads its seats through the table — the draw and
+    number are unique together — so it costs the same at 8 tables as at 512: on SQLite the plan starts from
+    that index and never searches the draw's seats; on every database the answers are the table's seats."""
+    from django.db import connection
+    from django.test.utils import CaptureQueriesContext
+
+    from tests.factories import released_stage
+
+    stage = released_stage(32)  # 8 tables
+    draw = seating.game_draw(stage, 1)
+    by_table = {}
+    for seat in Seat.objects.filter(draw=draw).select_related("table", "registration__player"):
+        by_table.setdefault(seat.table.number, []).append(seat)
+    for number in (1, 5, 8):
+        expected = sorted(by_table[number], key=lambda seat: seat.position)
+        with CaptureQueriesContext(connection) as reads:
+            assert [(s.position, s.registration_id) for s in seating.places(draw, table=number)] == [
+                (s.position, s.registration_id) for s in expected]
+            assert [(s.position, s.registration.number, s.registration.player.name)
+                    for s in seating.places(draw.pk, table=number, named=True)] == [
+                (s.position, s.registration.number, s.registration.player.name) for s in expected]
+            assert [s.pk for s in seating.seats(draw, table=number)] == [s.pk for s in expected]
+            assert seating.names_by_table(draw, table=number) == {
+                number: [s.registration.player.name for s in expected]}
+        assert len(reads) == 4
+        if connection.vendor == "sqlite":
+            with connection.cursor() as cursor:
+                for read in reads.captured_queries:
+                    cursor.execute(f"EXPLAIN QUERY PLAN {read['sql']}")
+                    plan = [row[-1] for row in cursor.fetchall()]
+                    assert "drawtable" in plan[0] and "draw_id=? AND number=?" in plan[0], plan
+                    assert not any("tournament_seat_draw_id" in step for step in plan), plan
+    assert seating.places(draw, table=9) == [] and seating.names_by_table(draw, table=9) == {}

@@ -168,11 +168,18 @@ def draw_size(draw: Draw) -> tuple[int, int]:
 
 # --- who sits where ----------------------------------------------------------------------------------------
 
+def _seats_of(draw: Draw | int, table: int | None):
+    """The seats of the draw, or of its table `table` alone: found through the table (its draw and number are
+    unique together), so reading one table costs the same however many tables the draw has (filtering the
+    draw's seats by their table's number walked every seat of the draw)."""
+    if table is None:
+        return Seat.objects.filter(draw=draw)
+    return Seat.objects.filter(table__draw=draw, table__number=table)
+
+
 def seats(draw: Draw, *, table: int | None = None) -> list[Seat]:
     """The draw's seats (or one table's), in table and seat order, with their players; one query."""
-    rows = Seat.objects.filter(draw=draw)
-    if table is not None:
-        rows = rows.filter(table__number=table)
+    rows = _seats_of(draw, table)
     return list(rows.select_related("table", "registration__player").order_by(*SEAT_ORDER))
 
 
@@ -180,7 +187,7 @@ def places(draw: Draw | int, *, table: int, named: bool = False) -> list[Seat]:
     """One table's seats, in seat order: position and player (the registration id), what a score sheet is
     checked and stored against; `named`: with the player's number and name too, what a sheet's form shows.
     One query, reading nothing else of the registration and player (`seats` reads them whole)."""
-    rows = Seat.objects.filter(draw=draw, table__number=table).order_by("position")
+    rows = _seats_of(draw, table).order_by("position")
     if named:
         return list(rows.select_related("registration__player")
                     .only("position", "registration__number", "registration__player__name"))
@@ -190,9 +197,7 @@ def places(draw: Draw | int, *, table: int, named: bool = False) -> list[Seat]:
 def names_by_table(draw: Draw, *, table: int | None = None) -> dict[int, list[str]]:
     """The players' names at each table of the draw (or at `table` alone), in seat order, by table number; one
     query of the names alone (the live board lists them on every row, and answers a tap with one)."""
-    rows = Seat.objects.filter(draw=draw)
-    if table is not None:
-        rows = rows.filter(table__number=table)
+    rows = _seats_of(draw, table)
     names: dict[int, list[str]] = {}
     for number, name in rows.order_by(*SEAT_ORDER).values_list("table__number", "registration__player__name"):
         names.setdefault(number, []).append(name)

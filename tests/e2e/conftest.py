@@ -36,7 +36,7 @@ from django.core.cache import cache
 from django.urls import reverse
 
 from public import rendered
-from tests.e2e.inflight import wait_until_idle
+from tests.e2e.inflight import statements_wait_for_requests, wait_until_idle
 
 CHROMIUM = Path(os.environ.get("E2E_CHROMIUM", "/usr/bin/chromium"))
 # Headless as root on a machine without network: no sandbox, no GPU, and none of Chromium's background
@@ -126,7 +126,8 @@ def server(live_server, browser):
     # Public fragments and rate limits live in the process's memory cache; start every test from nothing.
     cache.clear()
     rendered.forget()
-    return Server(live_server)
+    with statements_wait_for_requests():
+        yield Server(live_server)
 
 
 def _safe(name: str) -> str:

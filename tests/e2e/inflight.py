@@ -5,6 +5,10 @@ test and every request thread. Two requests at once on that connection — a boa
 while a confirmation writes one — fail with "database table is locked". A deployed app has a connection per
 worker and a database that waits for its lock, so on SQLite the live server answers one request at a time.
 
+The test's own statements (factories, checks of what was stored) run in the test's thread on that same
+connection, while a phone may still be loading something in the background (a service worker filling its
+cache, a poll): on SQLite they wait for the request in progress too (`statements_wait_for_requests`).
+
 A browser test also ends while its phones may still be polling; pytest-django then empties the database, and
 a request still reading a table would make that fail. The `phone` fixture closes the phones, then waits here
 until the server is idle."""
@@ -45,6 +49,25 @@ def middleware(get_response):
                 _last_seen = time.monotonic()
                 _answered.append(f"{request.method} {request.path}")
     return count
+
+
+@contextlib.contextmanager
+def statements_wait_for_requests():
+    """While open, a statement from this thread (the test's) waits until no request is being answered, on
+    SQLite; the request threads sharing the connection pass straight through."""
+    if connection.vendor != "sqlite":
+        yield
+        return
+    test_thread = threading.get_ident()
+
+    def one_at_a_time(execute, sql, params, many, context):
+        if threading.get_ident() != test_thread:
+            return execute(sql, params, many, context)
+        with _one_at_a_time:
+            return execute(sql, params, many, context)
+
+    with connection.execute_wrapper(one_at_a_time):
+        yield
 
 
 def answered(method: str, url: str) -> bool:

@@ -109,3 +109,19 @@ def test_a_client_not_behind_the_proxy_cannot_dodge_the_registration_limit():
     wait_out_a_nearly_finished_window(ATTACKER)
     answers = [register(event, remote=ATTACKER, real_ip=f"192.0.2.{n}").status_code for n in range(11)]
     assert answers == [200] * 10 + [429]
+
+
+@pytest.mark.parametrize("page", ["login", "admin:login"])
+def test_a_user_name_longer_than_any_account_s_is_a_failed_sign_in_and_counts_toward_the_lock_out(chief, page):
+    """Nothing stops a 300-character name at the form; the lock-out records it cut to an account name's
+    length (its column holds 255: uncut it was a server error on PostgreSQL), and still counts the failures."""
+    from axes.models import AccessAttempt
+
+    client = Client(raise_request_exception=False)
+    long_name = "chief" + "x" * 295
+    for _ in range(settings.AXES_FAILURE_LIMIT - 1):
+        response = client.post(reverse(page), {"username": long_name, "password": "a-guess"}, REMOTE_ADDR=ATTACKER)
+        assert response.status_code == 200 and not locked(response)
+    assert locked(client.post(reverse(page), {"username": long_name, "password": "a-guess"}, REMOTE_ADDR=ATTACKER))
+    assert AccessAttempt.objects.get().username == long_name[:150]
+    assert signed_in(sign_in(remote=CHIEF_PHONE, password=PASSWORD))  # the real account is not locked

@@ -136,6 +136,7 @@ AXES_COOLOFF_TIME = 0.25  # hours
 AXES_LOCKOUT_PARAMETERS = [["username", "ip_address"]]
 AXES_LOCKOUT_TEMPLATE = "registration/locked_out.html"
 AXES_RESET_ON_SUCCESS = True
+AXES_USERNAME_CALLABLE = "tournament.sign_in_attempts.attempted_username"
 
 # E-mail: only a child's guardian is written to (services.guardian). Development prints the messages on the
 # console (`make run`); tests keep them in memory; production sends them through SMTP (production.py).

@@ -136,6 +136,12 @@ def entered_for_another_seating(sheet: ScoreSheet) -> bool:
     return not seating.is_game_draw(sheet.draw, sheet.stage, sheet.game)
 
 
+def _event_of(sheet: ScoreSheet) -> Event | int:
+    """The sheet's event as the caller read it (a view's, with its festival), else its id: what `_locked`
+    locks, reading no more than it must."""
+    return sheet.stage.event if Stage.event.is_cached(sheet.stage) else sheet.stage.event_id
+
+
 def _locked(sheet: ScoreSheet | int, event: Event | int, *related: str) -> ScoreSheet:
     """The sheet of `event`, read again once that event is locked, with its stage (whose event is the one the
     lock read) and `related` (names for select_related). A sheet of another event: ScoreSheet.DoesNotExist."""
@@ -183,7 +189,7 @@ def confirm_sheet(*, sheet: ScoreSheet, actor: Actor, now=None,
     random one); the simulation passes its own so that the same seed plays the same event."""
     now = now or timezone.now()
     with transaction.atomic():
-        sheet = _locked(sheet, sheet.stage.event_id, "draw")
+        sheet = _locked(sheet, _event_of(sheet), "draw")
         refusal = _refusal(sheet, actor)
         if refusal is not None:
             raise refusal
@@ -197,7 +203,7 @@ def quick_confirm_sheet(*, event: Event, sheet_id: int, actor: Actor, now=None) 
     another event raises ScoreSheet.DoesNotExist."""
     now = now or timezone.now()
     with transaction.atomic():
-        sheet = _locked(sheet_id, event.pk, "draw")
+        sheet = _locked(sheet_id, event, "draw")
         if sheet.warnings and sheet.status == ScoreSheet.Status.SUBMITTED:
             raise ServiceError(_("Table %(table)s has warnings: open the sheet and check them before confirming.")
                                % {"table": sheet.table_number}, code="warnings")
@@ -311,7 +317,7 @@ def return_sheet(*, sheet: ScoreSheet, actor: Actor, reason: str, now=None) -> S
     if not reason.strip():
         raise ServiceError(_("Say why the sheet goes back to the referee."), code="reason")
     with transaction.atomic():
-        sheet = _locked(sheet, sheet.stage.event_id)
+        sheet = _locked(sheet, _event_of(sheet))
         if sheet.status != ScoreSheet.Status.SUBMITTED:
             raise ServiceError(_("This sheet is %(status)s; only a submitted sheet can be returned.")
                                % {"status": sheet.get_status_display().lower()}, code="not_submitted")
@@ -350,7 +356,7 @@ def correct_sheet(*, sheet: ScoreSheet, entry, reason: str, accept_warnings: boo
         raise ServiceError(_("A correction needs a reason."), code="reason")
     try:
         with transaction.atomic():
-            old = _locked(sheet, sheet.stage.event_id, "draw")
+            old = _locked(sheet, _event_of(sheet), "draw")
             was_confirmed = old.status == ScoreSheet.Status.CONFIRMED
             # A referee's submitted sheet is confirmed or returned to them; one a table keeps itself (a dispute)
             # the chief may settle by correcting it.

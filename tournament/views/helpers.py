@@ -33,6 +33,12 @@ def get_event(festival_slug: str, event_slug: str) -> Event:
     return event
 
 
+def searched_text(request, name: str = "q", limit: int = 100) -> str:
+    """What a search box sent by GET, trimmed to `limit` characters and without NUL characters, which no
+    name holds and which PostgreSQL refuses in any text it compares (a server error otherwise)."""
+    return request.GET.get(name, "").replace("\x00", "").strip()[:limit]
+
+
 def with_counts(events):
     """`events` annotated with `registered_count`, `checked_in_count` and `waitlisted_count` (the festival and
     event pages; `Event.places_taken` reads them)."""

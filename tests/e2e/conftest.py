@@ -54,6 +54,13 @@ INSTALL_HINT = "apt-get install -y chromium fonts-noto-cjk (.ci/run does this wh
 
 def pytest_configure(config):
     config.addinivalue_line("markers", "e2e: real-browser test (Playwright + Chromium); deselect with -m 'not e2e'")
+    try:
+        from playwright.sync_api import expect
+    except ImportError:
+        return
+    # expect() waits 5 s by default, the pages' actions TIMEOUT_MS: a machine busy with three workers and
+    # their browsers took longer than 5 s to answer a navigation once.
+    expect.set_options(timeout=TIMEOUT_MS)
 
 
 def pytest_collection_modifyitems(config, items):

@@ -28,7 +28,7 @@ run: demo
 # DATABASE_URL=postgres://… make test runs the same suite on PostgreSQL.
 # One worker more than cores: a browser test waits on its browser and its server in turn, and the extra
 # worker's tests fill that time (2 cores: 3 workers took 8–12 % less time than 2; docs/PERFORMANCE.md).
-TEST_WORKERS ?= $(shell echo $$(( $$(nproc) + 1 )))
+TEST_WORKERS ?= $(shell echo $$(( $$(nproc 2>/dev/null || echo 1) + 1 )))
 test: setup
 	$(PY) -m pytest -n $(TEST_WORKERS) $(PYTEST_ARGS)
 

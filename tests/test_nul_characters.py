@@ -1,6 +1,6 @@
 """A NUL character typed or sent in a search (no name holds one; PostgreSQL refuses it in any text it
 compares, which was a server error): the public seat and player searches and the organiser's export answer
-as if it were not there (tournament.views.helpers.searched_text)."""
+as if it were not there (tournament.views.helpers.query_text)."""
 
 import pytest
 from django.test import Client

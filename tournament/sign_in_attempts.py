@@ -17,4 +17,5 @@ def attempted_username(request, credentials=None) -> str | None:
         username = getattr(request, "data", request.POST).get(field)
     if username is None:
         return None
-    return str(username)[:get_user_model()._meta.get_field(get_user_model().USERNAME_FIELD).max_length]
+    user_model = get_user_model()
+    return str(username)[:user_model._meta.get_field(user_model.USERNAME_FIELD).max_length]

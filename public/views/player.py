@@ -5,7 +5,7 @@ from django.shortcuts import render
 
 from tournament.models import Event, Registration
 from tournament.public_names import number_or_name
-from tournament.views.helpers import get_event, searched_text
+from tournament.views.helpers import get_event, query_text
 
 from ..card import player_book
 from ..live import MAX_NUMBER, event_of, live
@@ -56,7 +56,7 @@ def player_live(request, festival, event, number):
 def find_player(request, festival, event):
     """Find a player's page by name or number (GET, works without JS)."""
     event = get_event(festival, event)
-    query = searched_text(request)
+    query = query_text(request)
     found = []
     # A name finds only players whose full name is public; a player number finds anyone (public_names.py).
     condition_ = number_or_name(event, query) if query else None

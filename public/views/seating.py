@@ -7,7 +7,7 @@ from django.shortcuts import render
 from tournament.models import Registration, Seat
 from tournament.public_names import number_or_name, told_apart
 from tournament.services import seating
-from tournament.views.helpers import get_event, searched_text
+from tournament.views.helpers import get_event, query_text
 from tournament.visibility import visibility
 
 from ..moves import mark_moves
@@ -30,7 +30,7 @@ def public_draw(request, festival, event):
 def find_seat(request, festival, event):
     event = get_event(festival, event)
     draw = seating.public_draw(event)
-    query = searched_text(request)
+    query = query_text(request)
     results = []
     # A name finds only players whose full name is public; a player number finds anyone (public_names.py).
     condition = number_or_name(event, query, player="registration__player__",

@@ -167,21 +167,21 @@ def unassign_tables(*, event: Event, first: int, last: int, actor: Actor, refere
     return [row.table_number for row in rows]
 
 
-def end_tables_of_former_referee(*, festival, user, actor: Actor, now=None) -> list[Event]:
+def end_tables_of_former_referee(*, festival, user, actor: Actor, now=None) -> None:
     """Someone who no longer referees at the festival (their role removed) holds none of its tables any more:
     each open assignment ends (kept, with when it ended), one audit record per event. Runs inside
     `tournament.services.staff.remove_role`'s transaction, the festival locked; its events are locked next, in
-    their fixed order. Returns the events whose tables were freed."""
+    their fixed order."""
     if has_role(user, festival, REFEREE):  # still a referee there (or an organiser, who holds every role)
-        return []
+        return
     now = now or timezone.now()
     events = {event.pk: event for event in lock_festival_events(festival)}
     rows = list(lock_rows(RefereeAssignment.objects.filter(
         event_id__in=list(events), referee=user, ended_at__isnull=True)).order_by("event_id", "table_number"))
     if not rows:
-        return []
+        return
     RefereeAssignment.objects.filter(pk__in=[row.pk for row in rows]).update(ended_at=now)
-    freed = {}
+    freed: dict[int, list[int]] = {}
     for row in rows:
         freed.setdefault(row.event_id, []).append(row.table_number)
     for event_id, tables in freed.items():
@@ -190,4 +190,3 @@ def end_tables_of_former_referee(*, festival, user, actor: Actor, now=None) -> l
         record(actor=actor, action="referee.unassigned", target=event, event=event,
                before={"tables": {str(number): user.get_username() for number in tables}},
                after={"because": "staff.removed"})
-    return [events[pk] for pk in freed]

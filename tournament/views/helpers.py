@@ -33,9 +33,10 @@ def get_event(festival_slug: str, event_slug: str) -> Event:
     return event
 
 
-def searched_text(request, name: str = "q", limit: int = 100) -> str:
-    """What a search box sent by GET, trimmed to `limit` characters and without NUL characters, which no
-    name holds and which PostgreSQL refuses in any text it compares (a server error otherwise)."""
+def query_text(request, name: str = "q", limit: int = 100) -> str:
+    """A text the address carries (a search box's words, an event's slug), trimmed to `limit` characters and
+    without NUL characters, which no name or slug holds and which PostgreSQL refuses in any text it compares
+    (a server error otherwise)."""
     return request.GET.get(name, "").replace("\x00", "").strip()[:limit]
 
 

@@ -20,7 +20,7 @@ from ..permissions import ORGANISER
 from ..services.audit import Actor
 from ..services.errors import ServiceError
 from ..services.imports import exporting, importing, layout, limits, pending, reading, validation
-from .helpers import searched_text, staff_view
+from .helpers import query_text, staff_view
 
 SESSION_KEY = "pending_imports"  # the keys of this session's uploads, newest last
 
@@ -131,7 +131,7 @@ def export(request, festival, fmt):
         raise Http404
     event = None
     if request.GET.get("event"):
-        event = Event.objects.filter(festival=festival, slug=searched_text(request, "event", 100)).first()
+        event = Event.objects.filter(festival=festival, slug=query_text(request, "event")).first()
         if event is None:
             raise Http404
     content = exporting.export_registrations(festival=festival, fmt=fmt, event=event)

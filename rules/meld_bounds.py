@@ -4,6 +4,8 @@ could belong to some set, and a greedy lower bound from a quick valid arrangemen
 
 from __future__ import annotations
 
+from .meld_states import ASCENDING
+
 
 def usable_values(counts, jokers: int) -> tuple[list[int], int]:
     """Per number, the value of the tiles that could belong to *some* set (a tile with no partner
@@ -95,9 +97,10 @@ def _plain_greedy(counts) -> int:
     return max(runs, groups)
 
 
-def future_bounds(counts, jokers: int) -> list[list[int]]:
-    """``bounds[j][n]``: the most that the numbers ``n``..13 can still add to an arrangement that has
-    ``j`` jokers left to place (``n`` up to 14, where it is 0).
+def future_bounds(counts, jokers: int, order: tuple[int, ...] = ASCENDING) -> list[list[int]]:
+    """``bounds[j][n]``: the most that the positions ``n``..13 can still add to an arrangement that has
+    ``j`` jokers left to place (``n`` up to 14, where it is 0). ``counts`` are by position in ``order``
+    (:func:`~rules.meld_states.in_order`), which gives the number each position stands for.
 
     A tile that could be in a set without a joker is counted whole. Any other tile ("orphan") needs a
     joker in its set: in a group with it (such a group holds at most two orphans, or three real tiles
@@ -105,20 +108,16 @@ def future_bounds(counts, jokers: int) -> list[list[int]]:
     real neighbours on one side, or one on each, would make a run alone). So each joker saves at most
     the orphans of one such neighbourhood, and the orphans saved by ``j`` jokers are worth at most
     ``j`` times the best neighbourhood. A joker placed before ``n`` (in an open run) could make a tile
-    at ``n`` or ``n + 1`` count without a new joker, so when some joker is placed the numbers below
-    ``n`` are taken as present for those tiles."""
+    at ``n`` or ``n + 1`` count without a new joker, so when some joker is placed the positions below
+    ``n`` are taken as present for those tiles. The jokers themselves: :func:`joker_values`."""
     bounds = [[0] * 16 for _ in range(jokers + 1)]
-    if not jokers:
-        per_number, _ = usable_values(counts, 0)
-        for n in range(13, 0, -1):
-            bounds[0][n] = bounds[0][n + 1] + per_number[n]
-        return bounds
     high = 0  # the highest number of a tile that could be in a set
-    plain = [0] * 16  # by number: value of the tiles that need no joker
-    orphan = [[0] * 20 for _ in range(4)]  # value of one copy of an orphan, by colour and number
-    orphans = [0] * 16  # by number: value of all orphan copies
-    group_cap = [0] * 16  # by number: the most one joker's group could save there
+    plain = [0] * 16  # by position: value of the tiles that need no joker
+    orphan = [[0] * 20 for _ in range(4)]  # value of one copy of an orphan, by colour and position
+    orphans = [0] * 16  # by position: value of all orphan copies
+    group_cap = [0] * 16  # by position: the most one joker's group could save there
     for n in range(1, 14):
+        number = order[n]
         colours = sum(1 for c in range(4) if counts[c][n])
         in_group = 0
         for c in range(4):
@@ -128,15 +127,15 @@ def future_bounds(counts, jokers: int) -> list[list[int]]:
             near = sum(1 for m in (n - 2, n - 1, n + 1, n + 2) if 1 <= m <= 13 and row[m])
             if colours + jokers < 3 and near + jokers < 2:
                 continue  # in no set at all
-            high = n
+            high = max(high, number)
             if colours >= 3 or _run_partners(row, n, 1):
-                plain[n] += n * k
+                plain[n] += number * k
             else:
-                orphan[c][n] = n
-                orphans[n] += n * k
+                orphan[c][n] = number
+                orphans[n] += number * k
                 in_group += 1
-        group_cap[n] = n * min(2, in_group)
-    joker_top = joker_values(high, jokers)
+        group_cap[n] = number * min(2, in_group)
+    joker_top = joker_values(high, jokers) if order == ASCENDING else descending_joker_values(high, jokers)
     # the most one joker's run could save among the orphans at n.. (the joker at p, orphans at p-2..p+2)
     run_cap = [0] * 17
     for n in range(13, 0, -1):
@@ -159,7 +158,7 @@ def future_bounds(counts, jokers: int) -> list[list[int]]:
         bounds[jokers][n] = tail_plain + min(tail_orphans, jokers * cap) + joker_top[jokers][n]
         # some joker already placed: orphans at n and n + 1 may extend its open run
         moved = sum(
-            m * counts[c][m]
+            order[m] * counts[c][m]
             for m in (n, n + 1)
             if m <= 13
             for c in range(4)
@@ -185,6 +184,25 @@ def joker_values(high: int, jokers: int) -> list[list[int]]:
         base = max(high, n - 1) + 1
         for j in range(1, jokers + 1):
             values[j][n] = values[j - 1][n] + min(cap, base + j - 1)
+    return values
+
+
+def descending_joker_values(high: int, jokers: int) -> list[list[int]]:
+    """As :func:`joker_values`, for the positions in descending order (position ``p`` is the number
+    ``14 - p``): ``j`` jokers placed at ``p`` or later stand for ``14 - p`` or less. Above ``high`` a
+    joker is in a run whose numbers from ``high + 1`` up are all jokers, so while none is placed each is
+    worth at most ``high + 1``, and two at most ``high + 1`` and ``high + 2`` (one run); once one is
+    placed (it may stand for ``high + 1``), the other at most ``high + 2``."""
+    values = [[0] * 16 for _ in range(jokers + 1)]
+    if not high:
+        return values
+    for p in range(1, 14):
+        number = 14 - p
+        for j in range(1, jokers + 1):
+            if j == jokers:
+                values[j][p] = j * min(number, high + 1) + (1 if j == 2 and number >= high + 2 else 0)
+            else:
+                values[j][p] = j * min(number, high + 2)
     return values
 
 

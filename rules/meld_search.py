@@ -1,6 +1,6 @@
-"""The meld solver's search (R3): a forward dynamic programme over the numbers 1..13 whose state is,
-per colour, the open runs (:mod:`rules.meld_states`) plus the jokers still free, and the rebuilding of
-the sets from its back-pointers.
+"""The meld solver's search (R3): a dynamic programme over the numbers 1..13, in either order, whose
+state is, per colour, the open runs (:mod:`rules.meld_states`) plus the jokers still free, and the
+rebuilding of the sets from its back-pointers.
 """
 
 from __future__ import annotations
@@ -9,6 +9,7 @@ import heapq
 
 from .meld_bounds import future_bounds
 from .meld_states import (
+    ASCENDING,
     COLOUR_WEIGHT,
     DOMINATORS,
     GROUPS,
@@ -22,25 +23,27 @@ from .meld_states import (
 from .sets import PlacedSet
 from .tiles import COLOURS, JOKER, Tile
 
-DOMINANCE_ABOVE = 1000  # states; measured with bench/meld.py --search
+DOMINANCE_ABOVE = 3000  # states; measured with bench/meld_compare.py
 
 
 class Search:
-    """The forward DP, one number at a time, so that it can be paused, forked and resumed.
+    """The DP, one position at a time, so that it can be paused, forked and resumed. ``counts`` are by
+    position in ``order`` (:func:`~rules.meld_states.in_order`); ``bounds`` from
+    :func:`~rules.meld_bounds.future_bounds` for the same order.
 
     ``layer`` maps each state key before number ``n`` to the best value reached; ``back`` holds, per
-    number done, the back-pointers of its steps (the previous key: the step's choice is the difference
-    of the two). States that cannot reach ``floor`` (value + an upper bound on the rest) are pruned,
+    number done, its steps as (colour, or 4 for the groups; back-pointers) in the order taken (a
+    back-pointer is the previous key: the step's choice is the difference of the two). States that cannot reach ``floor`` (value + an upper bound on the rest) are pruned,
     and ``floor`` may be raised between numbers. With ``beam``, only that many states (the highest
     value + bound) are kept after each step, and ``trimmed`` says whether some were left out: a valid
     arrangement, not always the best. With ``target``, the search stops as soon as a state with no
     forced run reaches it (``hit``). ``work`` counts the states expanded, for the caller's budget."""
 
     __slots__ = ("counts", "jokers", "bounds", "floor", "beam", "target", "layer", "back", "n")
-    __slots__ += ("trimmed", "hit", "work")
+    __slots__ += ("trimmed", "hit", "work", "order", "_steps")
 
-    def __init__(self, counts, jokers, bounds, *, floor=0, beam=0, target=None):
-        self.counts, self.jokers, self.bounds = counts, jokers, bounds
+    def __init__(self, counts, jokers, bounds, *, floor=0, beam=0, target=None, order=ASCENDING):
+        self.counts, self.jokers, self.bounds, self.order = counts, jokers, bounds, order
         self.floor, self.beam, self.target = floor, beam, target
         self.layer = {jokers * W: 0}
         self.back: list = []
@@ -48,10 +51,12 @@ class Search:
         self.trimmed = False
         self.hit = None
         self.work = 0
+        self._steps = self._walk()
 
     def fork(self, *, beam: int = 0, floor: int | None = None) -> Search:
         """A search that goes on from this one's current layer (sharing the numbers already done)."""
-        other = Search(self.counts, self.jokers, self.bounds, floor=self.floor if floor is None else floor)
+        floor = self.floor if floor is None else floor
+        other = Search(self.counts, self.jokers, self.bounds, floor=floor, order=self.order)
         other.beam, other.target, other.n = beam, self.target, self.n
         other.back = list(self.back)
         other.layer = self.layer
@@ -65,14 +70,27 @@ class Search:
 
     def run(self, budget: int | None = None) -> bool:
         """Go on up to 13 (True), or pause after the number where ``work`` passed ``budget`` (False)."""
-        while self.n <= 13:
-            self._number(self.n)
-            self.n += 1
+        for number_done in self._steps:
+            if not number_done:
+                continue
             if self.hit is not None:
                 return True
             if budget is not None and self.work > budget and self.n <= 13:
                 return False
         return True
+
+    def step(self) -> bool:
+        """One colour (or a number's groups) further; True once the search is done. A search left
+        between two colours can go on with :meth:`step` or :meth:`run`, but not be forked."""
+        number_done = next(self._steps, None)
+        return number_done is None or (number_done and (self.n > 13 or self.hit is not None))
+
+    def _walk(self):
+        """The numbers from ``n`` on, yielding after each colour (False) and each number (True)."""
+        while self.n <= 13:
+            yield from self._number(self.n)
+            self.n += 1
+            yield True
 
     def result(self):
         """(best value, final key, back-pointers); (0, None, back) when no state reached the floor."""
@@ -84,32 +102,37 @@ class Search:
 
     def _number(self, n: int) -> None:
         counts, jokers, bounds, floor, beam = self.counts, self.jokers, self.bounds, self.floor, self.beam
+        number = self.order[n]
         ks = [counts[c][n] for c in range(4)]
         last = n == 13
-        # open runs the next number cannot extend with real tiles (nothing follows 13: R2, no wrap)
+        # open runs the next position cannot extend with real tiles (nothing follows 13 or precedes 1:
+        # R2, no wrap)
         qs = [0 if last else counts[c][n + 1] for c in range(4)]
         q2s = [counts[c][n + 2] if n + 2 <= 13 else None for c in range(4)]
         after = [b[n + 1] for b in bounds]
         cur = self.layer
         # by key // W (jokers left + 3 * leftover code): the most the leftover tiles, the jokers and
-        # the numbers after n can still add (after n, the bounds count the jokers; at 13, jokers
-        # left can only be worth 13)
-        spare = n if last else 0
-        reachable = [
-            n * PAT_TILES[hi // 3] + after[min(hi % 3, jokers)] + spare * (hi % 3) for hi in range(75)
+        # the positions after n can still add; a joker still free stands here (worth ``number``) or
+        # later (the bounds count it)
+        with_jokers = [
+            max(g * number + after[j - g] for g in range(j + 1)) for j in (0, min(1, jokers), jokers)
         ]
+        reachable = [number * PAT_TILES[hi // 3] + with_jokers[hi % 3] for hi in range(75)]
         first = [bounds[min(hi % 3, jokers)][n] for hi in range(3)]
         steps = []
-        work = 0
-        for c in range(4):
+        # colours with fewer tiles here (then at the next position) first: fewer choices early keep
+        # the layers between colours small (measured: bench/meld_compare.py)
+        colours = sorted(range(4), key=lambda c: (ks[c], qs[c]))
+        for i, c in enumerate(colours):
             k, q, w = ks[c], qs[c], COLOUR_WEIGHT[c]
             # before the first colour: the bound from n on; then what the tiles at n left can add
-            need_now, reach = (floor, first) if c == 0 else (floor - n * sum(ks[c:]), reachable)
-            table = step_table(k, q, q2s[c], last, n, w)
+            left_here = number * sum(ks[d] for d in colours[i:])
+            need_now, reach = (floor, first) if i == 0 else (floor - left_here, reachable)
+            table = step_table(k, q, q2s[c], last, number, w)
             nxt: dict = {}
             bp: dict = {}
             get = nxt.get
-            work += len(cur)
+            self.work += len(cur)
             for key, val in cur.items():
                 hi = key // W
                 if val + reach[hi] < need_now:
@@ -120,12 +143,12 @@ class Search:
                     if v > get(nk, -1):
                         nxt[nk] = v
                         bp[nk] = key
-            steps.append(bp)
+            steps.append((c, bp))
             if beam and len(nxt) > beam:
                 self.trimmed = True
                 nxt = dict(heapq.nlargest(beam, nxt.items(), key=lambda kv: kv[1] + reachable[kv[0] // W]))
             cur = nxt
-        self.work += work
+            yield False
         new: dict = {}
         bp = {}
         get = new.get
@@ -149,7 +172,7 @@ class Search:
                 jl = j - jg
                 if need > jl:
                     continue
-                v = val + n * gt
+                v = val + number * gt
                 if v + after[jl] < floor:
                     continue
                 nk = states + jl * W
@@ -159,9 +182,9 @@ class Search:
                     if target is not None and v >= target and not has_forced(states):
                         self.hit = v
                         return
-        steps.append(bp)
+        steps.append((4, bp))
         self.back.append(steps)
-        # the check costs about as much as expanding a state, so it pays only on big layers
+        # the check costs several times what expanding a state does, so it pays only on big layers
         layer = drop_dominated(new) if len(new) > DOMINANCE_ABOVE else new
         if beam and len(layer) > beam:
             self.trimmed = True
@@ -170,7 +193,7 @@ class Search:
 
 
 def solve(counts, jokers, *, target=None, floor: int = 0, beam: int = 0, bounds=None, trimmed=None):
-    """The whole forward pass in one call: (best value, final state key, back-pointers), or, with
+    """The whole pass (ascending) in one call: (best value, final state key, back-pointers), or, with
     ``target``, (value, None, None) as soon as a state with no forced run reaches it. With ``beam``, a
     narrow pass (see :class:`Search`); ``trimmed`` (a list) gets True appended if it left states out.
     ``bounds`` (from :func:`~rules.meld_bounds.future_bounds`) may be passed to share them."""
@@ -213,17 +236,19 @@ def _dominated(get, key: int, j: int, val: int) -> bool:
     return False
 
 
-def rebuild(back, final_key, counts) -> list[PlacedSet]:
+def rebuild(back, final_key, counts, order=ASCENDING) -> list[PlacedSet]:
+    """The sets of the arrangement that ends in ``final_key``, by replaying the decisions stored in
+    ``back`` (a search's back-pointers; ``counts`` and ``order`` as that search's)."""
     decisions = []
     key = final_key
     for n in range(13, 0, -1):
         steps = back[n - 1]
-        prev = steps[4][key]
+        prev = steps[4][1][key]
         jg = prev // W % 3 - key // W
         key = prev
         xs, js = [0] * 4, [0] * 4
-        for c in range(3, -1, -1):
-            prev = steps[c][key]
+        for c, bp in reversed(steps[:4]):
+            prev = bp[key]
             js[c] = prev // W % 3 - key // W % 3
             left = {0: 0, 5: 1, 1: 2}[key // W // 3 - prev // W // 3]
             xs[c] = counts[c][n] - left + js[c]
@@ -236,7 +261,11 @@ def rebuild(back, final_key, counts) -> list[PlacedSet]:
     sets: list[PlacedSet] = []
     open_runs: list[list[list[tuple[Tile, Tile]]]] = [[] for _ in COLOURS]
 
+    reverse = order[1] > order[2]  # a descending search builds its runs from the top
+
     def close(run):
+        if reverse:
+            run.reverse()
         sets.append(PlacedSet("run", tuple(p[0] for p in run), tuple(p[1] for p in run)))
 
     for n, xs, js, gspec in decisions:
@@ -250,14 +279,14 @@ def rebuild(back, final_key, counts) -> list[PlacedSet]:
                 close(r)
             targets = forced + free[:extend_free]
             targets += [[] for _ in range(x - len(targets))]
-            real = Tile(colour, n)
+            real = Tile(colour, order[n])
             for i, r in enumerate(targets):
                 r.append((JOKER if i >= x - js[c] else real, real))
             open_runs[c] = targets
         for cols, gj in gspec:
-            pairs = [(Tile(COLOURS[c], n), Tile(COLOURS[c], n)) for c in cols]
+            pairs = [(Tile(COLOURS[c], order[n]), Tile(COLOURS[c], order[n])) for c in cols]
             missing = [c for c in range(4) if c not in cols][:gj]
-            pairs += [(JOKER, Tile(COLOURS[c], n)) for c in missing]
+            pairs += [(JOKER, Tile(COLOURS[c], order[n])) for c in missing]
             pairs.sort(key=lambda p: p[1].sort_key)
             sets.append(PlacedSet("group", tuple(p[0] for p in pairs), tuple(p[1] for p in pairs)))
     for runs in open_runs:

@@ -133,8 +133,8 @@ DOMINATORS = _dominators()
 
 @cache
 def _need_table(q1: int, q2: int | None) -> tuple[int, ...]:
-    """By per-colour run state after number n: the jokers its forced runs need at n + 1 and n + 2,
-    with ``q1`` and ``q2`` real tiles of the colour there (``q2`` None: n + 2 is past 13). A run of
+    """By per-colour run state after position n: the jokers its forced runs need at n + 1 and n + 2,
+    with ``q1`` and ``q2`` real tiles of the colour there (``q2`` None: n + 2 is past the last). A run of
     length 2 needs one more tile, one of length 1 two more (a joker at n + 1 is not one at n + 2)."""
     return tuple(
         max(0, FORCED[s] - q1) + ((99 if ONES[s] else 0) if q2 is None else max(0, ONES[s] - q2))
@@ -145,6 +145,20 @@ def _need_table(q1: int, q2: int | None) -> tuple[int, ...]:
 def need_tables(counts, n: int) -> list[tuple[int, ...]]:
     """Per colour, :func:`_need_table` for the tiles after ``n`` (``n`` < 13)."""
     return [_need_table(row[n + 1], row[n + 2] if n + 2 <= 13 else None) for row in counts]
+
+
+# --- the order of the numbers ----------------------------------------------------------------------
+# The search walks positions 1..13; an order says which number each position stands for (0 beyond).
+# Runs read the same both ways and groups sit at one number, so only the values and the bounds differ.
+ASCENDING = tuple(range(16))  # position n is the number n
+DESCENDING = (0, *range(13, 0, -1), 0, 0)  # position p is the number 14 - p
+
+
+def in_order(counts, order: tuple[int, ...]) -> list[list[int]]:
+    """The tile counts per colour by position in ``order`` (``counts`` is by number, 16 wide)."""
+    if order == ASCENDING:
+        return counts
+    return [[row[number] for number in order] for row in counts]
 
 
 # --- the search's state key ------------------------------------------------------------------------
@@ -161,12 +175,12 @@ def has_forced(states: int) -> bool:
 
 @cache
 def step_table(
-    k: int, q: int, q2: int | None, last: bool, n: int, w: int
+    k: int, q: int, q2: int | None, last: bool, number: int, w: int
 ) -> tuple[tuple[tuple[int, int], ...], ...]:
-    """For one colour with ``k`` real tiles at number ``n`` (``q`` and ``q2`` at the next two, see
-    :func:`_need_table`), indexed by run state * 3 + jokers free: the choices as (key difference,
-    value gained). Choices leaving forced runs that the next numbers' tiles and the jokers left could
-    not extend are omitted."""
+    """For one colour with ``k`` real tiles at a position holding ``number`` (``q`` and ``q2`` at the
+    next two positions, see :func:`_need_table`), indexed by run state * 3 + jokers free: the choices
+    as (key difference, value gained). Choices leaving forced runs that the next positions' tiles and
+    the jokers left could not extend are omitted."""
     need = _need_table(q, q2)
     out = []
     for s in range(S):
@@ -175,6 +189,6 @@ def step_table(
             for ns, x, jr, left in _colour_options(s, k, j):
                 if FORCED[ns] if last else need[ns] > j - jr:
                     continue
-                row.append(((ns - s) * w - jr * W + PAT_STEP[left] * 3 * W, n * x))
+                row.append(((ns - s) * w - jr * W + PAT_STEP[left] * 3 * W, number * x))
             out.append(tuple(row))
     return tuple(out)

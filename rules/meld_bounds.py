@@ -190,19 +190,17 @@ def joker_values(high: int, jokers: int) -> list[list[int]]:
 def descending_joker_values(high: int, jokers: int) -> list[list[int]]:
     """As :func:`joker_values`, for the positions in descending order (position ``p`` is the number
     ``14 - p``): ``j`` jokers placed at ``p`` or later stand for ``14 - p`` or less. Above ``high`` a
-    joker is in a run whose numbers from ``high + 1`` up are all jokers, so while none is placed each is
-    worth at most ``high + 1``, and two at most ``high + 1`` and ``high + 2`` (one run); once one is
-    placed (it may stand for ``high + 1``), the other at most ``high + 2``."""
+    joker is in a run whose numbers from ``high + 1`` up are all jokers, so each is worth at most
+    ``high + 1``, except that two jokers may be ``high + 1`` and ``high + 2`` (one run; going down, the
+    one at ``high + 2`` is placed first, so once a joker is placed the other is worth ``high + 1`` at
+    most)."""
     values = [[0] * 16 for _ in range(jokers + 1)]
     if not high:
         return values
     for p in range(1, 14):
         number = 14 - p
         for j in range(1, jokers + 1):
-            if j == jokers:
-                values[j][p] = j * min(number, high + 1) + (1 if j == 2 and number >= high + 2 else 0)
-            else:
-                values[j][p] = j * min(number, high + 2)
+            values[j][p] = j * min(number, high + 1) + (1 if j == 2 and number >= high + 2 else 0)
     return values
 
 

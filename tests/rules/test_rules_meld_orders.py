@@ -97,10 +97,11 @@ def test_descending_joker_values_against_their_definition(high):
         if not high or not number:
             assert values[1][p] == values[2][p] == 0
             continue
-        # none placed: each at most high + 1 (or the number here), two at most high + 1 and high + 2
+        # each at most high + 1 (or the number here); two at most high + 1 and high + 2
         assert values[2][p] == 2 * min(number, high + 1) + (number >= high + 2)
-        # one placed (perhaps at high + 1): the other at most high + 2
-        assert values[1][p] == min(number, high + 2)
+        # one left: at most high + 1, whether or not the other is placed (going down, a joker at
+        # high + 2 comes before the one at high + 1)
+        assert values[1][p] == min(number, high + 1)
 
 
 def test_the_joker_term_of_the_descending_bound_shrinks_with_the_number():

@@ -78,6 +78,7 @@ BEAM = 64  # states kept per step by the narrow pass; measured with bench/meld_c
 BUDGET = 500  # states the exact pass expands before a narrow pass raises its floor; same
 NARROW_ASCENDING_FROM = 50  # tiles; from here a second narrow pass runs in ascending order; same
 RACE_AFTER = 10000  # states the descending exact pass expands alone before the ascending one joins; same
+FORK_EVERY = 8000  # states a racing pass expands between the narrow passes forked from it; same
 
 
 def best_meld(rack: Iterable[Tile] | str) -> Meld:
@@ -109,22 +110,41 @@ def best_meld(rack: Iterable[Tile] | str) -> Meld:
                     return _meld(value, key, back, narrow)
                 found = (value, key, back, narrow)
                 exact.floor = value + 1
-        exact = _race(exact, Search(counts, jokers, future_bounds(counts, jokers), floor=exact.floor))
+        ascending = Search(counts, jokers, future_bounds(counts, jokers), floor=exact.floor)
+        exact, found = _race(exact, ascending, found, upper)
+        if exact is None:
+            return _meld(*found)
     better = exact.result()
     if better[1] is not None and better[0] >= exact.floor:
         found = (*better, exact)
     return _meld(*found)
 
 
-def _race(first: Search, second: Search) -> Search:
+def _race(first: Search, second: Search, found: tuple, upper: int) -> tuple[Search | None, tuple]:
     """Two exact passes above the same floor, one colour at a time, the one that has done less work
-    since the race began going next: the first to finish has the answer. On a few racks one order's
-    bound stays far above the optimum through the middle numbers while the other's meets it."""
+    since the race began going next: the first to finish has the answer (the winner, and the best
+    arrangement found so far; no winner if that reached the upper bound). On a few racks one order's
+    bound stays far above the optimum through the middle numbers while the other's meets it. Every
+    FORK_EVERY states a narrow pass forked from the pass that just finished a number (exact up to
+    there) may find a better arrangement, which raises both floors."""
     start = first.work + RACE_AFTER
+    last_fork = {id(first): first.work, id(second): 0}
     while True:
         search = first if first.work - start <= second.work else second
+        n = search.n
         if search.step():
-            return search
+            return search, found
+        if search.n == n or search.work - last_fork[id(search)] < FORK_EVERY:
+            continue
+        last_fork[id(search)] = search.work
+        narrow = search.fork(beam=BEAM)
+        narrow.run()
+        value, key, back = narrow.result()
+        if key is not None and value >= search.floor:
+            found = (value, key, back, narrow)
+            if value >= upper:
+                return None, found
+            first.floor = second.floor = value + 1
 
 
 def _narrow_passes(exact: Search, counts, jokers: int, size: int) -> Iterator[Search]:

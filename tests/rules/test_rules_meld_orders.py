@@ -140,9 +140,9 @@ def _big_rack(rnd, size, jokers):
 @base.FAST
 @given(base.racks(8, colours=4, numbers=5))
 def test_r3_racing_at_once_with_both_narrow_passes_equals_exhaustive_search(rack):
-    """No budget, a one-state narrow pass in each order and the ascending exact pass joining at once:
-    whichever finishes first must still find the optimum."""
-    patches = {"BUDGET": 0, "BEAM": 1, "NARROW_ASCENDING_FROM": 0, "RACE_AFTER": 0}
+    """No budget, a one-state narrow pass in each order, the ascending exact pass joining at once and
+    a narrow pass forked after every number: whichever finishes first must still find the optimum."""
+    patches = {"BUDGET": 0, "BEAM": 1, "NARROW_ASCENDING_FROM": 0, "RACE_AFTER": 0, "FORK_EVERY": 0}
     with patch.multiple(meld_module, **patches):
         meld = best_meld(rack)
     assert meld.value == base.exhaustive(rack)
@@ -152,33 +152,41 @@ def test_r3_racing_at_once_with_both_narrow_passes_equals_exhaustive_search(rack
 @settings(max_examples=20, deadline=None)
 @given(base.dense_windows())
 def test_r3_dense_windows_racing_at_once_equal_the_unpruned_search(rack):
-    with patch.multiple(meld_module, BUDGET=0, BEAM=1, RACE_AFTER=0):
+    with patch.multiple(meld_module, BUDGET=0, BEAM=1, RACE_AFTER=0, FORK_EVERY=0):
         meld = best_meld(rack)
     assert meld.value == base._unpruned(rack)
     base._check_meld(rack, meld)
 
 
 def test_either_order_can_win_the_race_and_both_give_the_same_meld():
-    """On big racks with a poor floor (a one-state narrow pass), racing at once against never racing:
-    equal values, valid sets, and each order finishes first on some rack."""
-    winners = set()
+    """On big racks with a poor floor (a one-state narrow pass), racing at once, with and without the
+    narrow passes forked along the way, against never racing: equal values, valid sets; each order
+    finishes first on some rack, and a forked narrow pass reaching the upper bound ends some races."""
+    outcomes = {"plain": set(), "forks": set()}
     race = meld_module._race
 
-    def recording(first, second):
-        winner = race(first, second)
-        winners.add(winner.order)
-        return winner
+    def recording(kind):
+        def record(first, second, found, upper):
+            winner, found = race(first, second, found, upper)
+            outcomes[kind].add(None if winner is None else winner.order)
+            return winner, found
+
+        return record
 
     rnd = random.Random(11)
     for _ in range(16):
         rack = _big_rack(rnd, rnd.randint(30, 80), rnd.randint(0, 2))
         with patch.multiple(meld_module, BUDGET=0, BEAM=1, RACE_AFTER=10**9):
             alone = best_meld(rack)
-        with patch.multiple(meld_module, BUDGET=0, BEAM=1, RACE_AFTER=0, _race=recording):
-            raced = best_meld(rack)
-        assert raced.value == alone.value
-        base._check_meld(rack, raced)
-    assert winners == {ASCENDING, DESCENDING}
+        for kind, fork_every in (("plain", 10**9), ("forks", 0)):
+            with patch.multiple(
+                meld_module, BUDGET=0, BEAM=1, RACE_AFTER=0, FORK_EVERY=fork_every, _race=recording(kind)
+            ):
+                raced = best_meld(rack)
+            assert raced.value == alone.value
+            base._check_meld(rack, raced)
+    assert outcomes["plain"] == {ASCENDING, DESCENDING}
+    assert None in outcomes["forks"]
 
 
 def test_r3_a_run_rebuilt_from_a_descending_pass_reads_upwards():

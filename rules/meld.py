@@ -38,8 +38,8 @@ from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 
 from .meld_bounds import future_bounds, greedy_lower_bound, upper_bound
-from .meld_search import Search, rebuild, solve
-from .meld_states import DESCENDING, in_order
+from .meld_search import Search, rebuild, slack, solve
+from .meld_states import ASCENDING, DESCENDING, in_order
 from .sets import PlacedSet
 from .tiles import COLOURS, Tile, check_tile_counts, parse_tiles
 
@@ -98,26 +98,40 @@ def best_meld(rack: Iterable[Tile] | str) -> Meld:
     # arrangement worth more survives that floor.
     by_position = in_order(counts, DESCENDING)
     bounds = future_bounds(by_position, jokers, DESCENDING)
-    upper = bounds[jokers][1]
     exact = Search(by_position, jokers, bounds, floor=lower, order=DESCENDING)
-    found: tuple = (0, None, None, exact)
     if not exact.run(BUDGET):
-        for narrow in _narrow_passes(exact, counts, jokers, len(tiles)):
-            narrow.run()
-            value, key, back = narrow.result()
-            if key is not None and value >= max(lower, found[0] + 1):
-                if value >= upper or not narrow.trimmed:  # it reached the bound, or it was exact
-                    return _meld(value, key, back, narrow)
-                found = (value, key, back, narrow)
-                exact.floor = value + 1
-        ascending = Search(counts, jokers, future_bounds(counts, jokers), floor=exact.floor)
-        exact, found = _race(exact, ascending, found, upper)
-        if exact is None:
-            return _meld(*found)
-    better = exact.result()
-    if better[1] is not None and better[0] >= exact.floor:
-        found = (*better, exact)
-    return _meld(*found)
+        return _meld(*_beyond_the_budget(exact, counts, jokers, bounds[jokers][1], len(tiles)))
+    return _meld(*_better(exact, (0, None, None, exact)))
+
+
+def _beyond_the_budget(exact: Search, counts, jokers: int, upper: int, size: int) -> tuple:
+    """The narrow passes raise the paused exact pass's floor, then it races an ascending exact pass:
+    the best arrangement, as (value, final key, back-pointers, the search they belong to)."""
+    found: tuple = (0, None, None, exact)
+    narrows = []
+    for narrow in _narrow_passes(exact, counts, jokers, size):
+        narrow.run()
+        narrows.append(narrow)
+        value, key, back = narrow.result()
+        if key is not None and value >= exact.floor:
+            found = (value, key, back, narrow)
+            if value >= upper or not narrow.trimmed:  # it reached the bound, or it was exact
+                return found
+            exact.floor = value + 1
+    ascending = Search(counts, jokers, future_bounds(counts, jokers), floor=exact.floor)
+    # the order whose narrow pass stayed closer to the floor goes first
+    looser = {narrow.order: slack(narrow.peaks, exact.floor) for narrow in narrows}
+    first, second = exact, ascending
+    if looser.get(ASCENDING, 10**9) < looser[DESCENDING]:
+        first, second = ascending, exact
+    winner, found = _race(first, second, found, upper)
+    return found if winner is None else _better(winner, found)
+
+
+def _better(search: Search, found: tuple) -> tuple:
+    """The search's best arrangement if it reached its floor, else ``found``."""
+    value, key, back = search.result()
+    return (value, key, back, search) if key is not None and value >= search.floor else found
 
 
 def _race(first: Search, second: Search, found: tuple, upper: int) -> tuple[Search | None, tuple]:

@@ -12,7 +12,7 @@ from hypothesis import strategies as st
 from rules import meld as meld_module
 from rules.meld import Meld, best_meld
 from rules.meld_bounds import descending_joker_values, future_bounds, greedy_lower_bound
-from rules.meld_search import Search, rebuild
+from rules.meld_search import Search, rebuild, slack
 from rules.meld_states import ASCENDING, DESCENDING, W, in_order
 from rules.tiles import JOKER, Tile, full_set, parse_tiles
 from tests.rules import test_rules_meld as base
@@ -162,11 +162,12 @@ def test_either_order_can_win_the_race_and_both_give_the_same_meld():
     """On big racks with a poor floor (a one-state narrow pass), racing at once, with and without the
     narrow passes forked along the way, against never racing: equal values, valid sets; each order
     finishes first on some rack, and a forked narrow pass reaching the upper bound ends some races."""
-    outcomes = {"plain": set(), "forks": set()}
+    outcomes = {"plain": set(), "forks": set(), "first": set()}
     race = meld_module._race
 
     def recording(kind):
         def record(first, second, found, upper):
+            outcomes["first"].add(first.order)
             winner, found = race(first, second, found, upper)
             outcomes[kind].add(None if winner is None else winner.order)
             return winner, found
@@ -187,6 +188,25 @@ def test_either_order_can_win_the_race_and_both_give_the_same_meld():
             base._check_meld(rack, raced)
     assert outcomes["plain"] == {ASCENDING, DESCENDING}
     assert None in outcomes["forks"]
+    assert outcomes["first"] == {ASCENDING, DESCENDING}  # the narrow passes' slack decides
+
+
+def test_slack_sums_how_far_the_peaks_rose_above_the_floor():
+    assert slack([], 10) == 0
+    assert slack([12, 10, 9, 15], 10) == 2 + 0 + 0 + 5
+
+
+def test_only_narrow_passes_keep_their_peaks():
+    rack = _big_rack(random.Random(3), 60, 2)
+    counts, jokers = meld_module._counts(rack)
+    bounds = future_bounds(counts, jokers)
+    exact = Search(counts, jokers, bounds, floor=greedy_lower_bound(counts, jokers))
+    narrow = Search(counts, jokers, bounds, floor=greedy_lower_bound(counts, jokers), beam=8)
+    exact.run()
+    narrow.run()
+    assert exact.peaks == []
+    assert len(narrow.peaks) == 12  # every number but the last
+    assert all(peak >= narrow.result()[0] for peak in narrow.peaks)  # a bound never falls below it
 
 
 def test_r3_a_run_rebuilt_from_a_descending_pass_reads_upwards():

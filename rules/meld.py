@@ -18,14 +18,14 @@ precomputed. A joker in a run or group at ``n`` is worth ``n``. After the last n
 open (no wrap).
 
 A pass keeps, per state, the best value reached and a back-pointer; the sets are rebuilt by replaying
-the decisions. Within a number the colours are decided one at a time (the work is a sum, not
-a product, over the colours' choices), each state is one integer, and on big layers states dominated
-by another (more value, more jokers, runs that simulate theirs) are dropped. States that cannot reach a
-floor (value + an upper bound per number and jokers left) are pruned. :func:`best_meld` runs the exact
-pass from 13 down with a greedy arrangement as its floor; only if that grows past a budget do narrow
-passes (a few states per step) find a good arrangement, and the exact pass then looks only for
-something better, racing an ascending exact pass on the few racks where that is slow. :func:`can_open` adds cheap bounds (a greedy lower bound and an upper bound from
-tiles that could belong to any set) and stops early once the threshold is reached.
+the decisions. Within a number the colours are decided one at a time (the work is a sum, not a
+product, over the colours' choices) and each state is one integer. States that cannot reach a floor
+(value + an upper bound per number and jokers left) are pruned. :func:`best_meld` runs the exact pass
+from 13 down with a greedy arrangement as its floor; only if that grows past a budget do narrow passes
+(a few states per step) find a good arrangement, and the exact pass then looks only for something
+better, racing an ascending exact pass on the few racks where that is slow. :func:`can_open` adds
+cheap bounds (a greedy lower bound and an upper bound from tiles that could belong to any set) and
+stops early once the threshold is reached.
 
 Modules: this one (the API and the choice of floor), :mod:`rules.meld_states` (run states, groups,
 step tables), :mod:`rules.meld_search` (the dynamic programme and the rebuilding of the sets),

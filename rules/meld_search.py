@@ -11,7 +11,6 @@ from .meld_bounds import future_bounds
 from .meld_states import (
     ASCENDING,
     COLOUR_WEIGHT,
-    DOMINATORS,
     GROUPS,
     GROUPS_BY_CODE,
     PAT_TILES,
@@ -22,8 +21,6 @@ from .meld_states import (
 )
 from .sets import PlacedSet
 from .tiles import COLOURS, JOKER, Tile
-
-DOMINANCE_ABOVE = 3000  # states; measured with bench/meld_compare.py
 
 
 class Search:
@@ -188,8 +185,7 @@ class Search:
                         return
         steps.append((4, bp))
         self.back.append(steps)
-        # the check costs several times what expanding a state does, so it pays only on big layers
-        layer = drop_dominated(new) if len(new) > DOMINANCE_ABOVE else new
+        layer = new
         if beam and len(layer) > beam:
             self.trimmed = True
             layer = dict(heapq.nlargest(beam, layer.items(), key=lambda kv: kv[1] + after[kv[0] // W]))
@@ -218,34 +214,6 @@ def solve(counts, jokers, *, target=None, floor: int = 0, beam: int = 0, bounds=
     if trimmed is not None and search.trimmed:
         trimmed.append(True)
     return search.result()
-
-
-def drop_dominated(layer: dict) -> dict:
-    """The states of a layer that no other state dominates. A state dominates another if it has at
-    least the value and the jokers and, colour by colour, the same open runs or runs that simulate
-    them (:data:`DOMINATORS`): whatever the other can still add, it can add too. Only single-colour
-    differences are looked up; chains of them follow because domination is transitive."""
-    get = layer.get
-    out = {}
-    for key, val in layer.items():
-        j = key // W % 3
-        if j < 2 and any(get(key + (jj - j) * W, -1) >= val for jj in range(j + 1, 3)):
-            continue
-        if _dominated(get, key, j, val):
-            continue
-        out[key] = val
-    return out
-
-
-def _dominated(get, key: int, j: int, val: int) -> bool:
-    for w in COLOUR_WEIGHT:
-        s = key // w % 35
-        for d in DOMINATORS[s]:
-            other = key + (d - s) * w
-            for jj in range(j, 3):
-                if get(other + (jj - j) * W, -1) >= val:
-                    return True
-    return False
 
 
 def rebuild(back, final_key, counts, order=ASCENDING) -> list[PlacedSet]:

@@ -109,28 +109,6 @@ GROUPS_BY_CODE = {
 }
 
 
-def _dominators() -> list[tuple[int, ...]]:
-    """For each per-colour state, the other states that simulate it: every number of tiles into runs
-    possible from it is possible from them and leads again to a simulating state, and they have no
-    forced run where it has none. The greatest such relation, by fixed point over the transitions."""
-    size = len(STATES)
-    rel = {(a, b) for a in range(size) for b in range(size) if a != b and not (FORCED[a] and not FORCED[b])}
-    changed = True
-    while changed:
-        changed = False
-        for a, b in list(rel):
-            for x in range(5):
-                tb, ta = TRANS[b][x], TRANS[a][x]
-                if tb >= 0 and (ta < 0 or (ta != tb and (ta, tb) not in rel)):
-                    rel.discard((a, b))
-                    changed = True
-                    break
-    return [tuple(a for a in range(size) if (a, b) in rel) for b in range(size)]
-
-
-DOMINATORS = _dominators()
-
-
 @cache
 def _need_table(q1: int, q2: int | None) -> tuple[int, ...]:
     """By per-colour run state after position n: the jokers its forced runs need at n + 1 and n + 2,

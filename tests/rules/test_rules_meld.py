@@ -199,31 +199,6 @@ def test_r3_dense_windows_with_jokers_equal_exhaustive_search(rack):
     assert best_meld(rack).value == exhaustive(rack)
 
 
-@FAST
-@given(racks(8, colours=4, numbers=5))
-def test_r3_dropping_dominated_states_keeps_the_optimum(rack):
-    """The dominance check only runs on big layers; here it runs on every layer."""
-    with patch.object(meld_search, "DOMINANCE_ABOVE", 0):
-        meld = best_meld(rack)
-    assert meld.value == exhaustive(rack)
-    _check_meld(rack, meld)
-
-
-@settings(max_examples=15, deadline=None)
-@given(st.randoms(use_true_random=False), st.integers(25, 45))
-def test_r3_dominance_check_does_not_change_big_racks(rnd, size):
-    """Too big for the exhaustive search: with and without dropping dominated states agree."""
-    deck = full_set()
-    rnd.shuffle(deck)
-    rack = deck[:size]
-    with patch.object(meld_search, "DOMINANCE_ABOVE", 10**9):
-        plain = best_meld(rack)
-    with patch.object(meld_search, "DOMINANCE_ABOVE", 0):
-        pruned = best_meld(rack)
-    assert pruned.value == plain.value
-    _check_meld(rack, pruned)
-
-
 # --- the narrow first pass and the bounds ---------------------------------------------------------------
 @FAST
 @given(racks(8, colours=4, numbers=5))
@@ -236,7 +211,7 @@ def test_r3_exact_pass_alone_equals_exhaustive_search(rack):
 
 
 def _unpruned(rack):
-    """The forward pass with no bound at all: every state is kept (the dominated ones aside)."""
+    """The ascending pass with no bound at all: every state is kept."""
     counts, jokers = meld_module._counts(list(rack))
     no_bounds = [[10**6] * 16 for _ in range(jokers + 1)]
     return meld_search.solve(counts, jokers, floor=0, bounds=no_bounds)[0]

@@ -2,7 +2,6 @@
 resumes) and its look-ahead for forced runs, checked against the exhaustive search and the unpruned
 DP of ``test_rules_meld.py``."""
 
-import random
 from unittest.mock import patch
 
 import pytest
@@ -10,7 +9,6 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from rules import meld as meld_module
-from rules import meld_search
 from rules.meld import best_meld
 from rules.meld_bounds import future_bounds, greedy_lower_bound, joker_values
 from rules.meld_search import Search
@@ -118,14 +116,6 @@ def test_r3_top_numbers_with_jokers_equal_exhaustive_search(rnd, low, jokers):
     rnd.shuffle(pool)
     rack = pool[: rnd.randint(2, 7)] + [JOKER] * jokers
     assert best_meld(rack).value == base.exhaustive(rack)
-
-
-def test_the_dominance_check_is_still_optional():
-    """The budget path and the dominance check together (every layer checked)."""
-    rack = base._dense(3, 4, 2, random.Random(7))
-    with patch.object(meld_search, "DOMINANCE_ABOVE", 0), patch.object(meld_module, "BUDGET", 0):
-        meld = best_meld(rack)
-    assert meld.value == base._unpruned(rack)
 
 
 # --- what the jokers left can be worth (meld_bounds.joker_values) -------------------------------------

@@ -93,7 +93,7 @@ def best_meld(rack: Iterable[Tile] | str) -> Meld:
     # The exact pass walks the numbers from 13 down: there a joker still free is bounded by the number
     # being decided, not by 13, so far fewer states survive the bound on racks with jokers. With the
     # greedy arrangement as its floor it is all most racks need. Once it has expanded BUDGET states it
-    # pauses, a narrow pass (the BEAM most promising states of each step) finds a valid arrangement,
+    # pauses, narrow passes (the BEAM most promising states of each step) find a valid arrangement,
     # usually the best one, and the exact pass resumes looking only for something better: every
     # arrangement worth more survives that floor.
     by_position = in_order(counts, DESCENDING)
@@ -142,7 +142,7 @@ def _race(first: Search, second: Search, found: tuple, upper: int) -> tuple[Sear
     FORK_EVERY states a narrow pass forked from the pass that just finished a number (exact up to
     there) may find a better arrangement, which raises both floors."""
     start = first.work + RACE_AFTER
-    last_fork = {id(first): first.work, id(second): 0}
+    last_fork = {id(first): first.work, id(second): second.work}
     while True:
         search = first if first.work - start <= second.work else second
         n = search.n

@@ -6,6 +6,7 @@ rebuilding of the sets from its back-pointers.
 from __future__ import annotations
 
 import heapq
+from collections.abc import Iterator
 
 from .meld_bounds import future_bounds
 from .meld_states import (
@@ -28,10 +29,11 @@ class Search:
     position in ``order`` (:func:`~rules.meld_states.in_order`); ``bounds`` from
     :func:`~rules.meld_bounds.future_bounds` for the same order.
 
-    ``layer`` maps each state key before number ``n`` to the best value reached; ``back`` holds, per
-    number done, its steps as (colour, or 4 for the groups; back-pointers) in the order taken (a
-    back-pointer is the previous key: the step's choice is the difference of the two). States that cannot reach ``floor`` (value + an upper bound on the rest) are pruned,
-    and ``floor`` may be raised between numbers. With ``beam``, only that many states (the highest
+    ``layer`` maps each state key before position ``n`` to the best value reached; ``back`` holds, per
+    position done, its steps as (colour, or 4 for the groups; back-pointers) in the order taken (a
+    back-pointer is the previous key: the step's choice is the difference of the two). States that
+    cannot reach ``floor`` (value + an upper bound on the rest) are pruned, and ``floor`` may be raised
+    between positions. With ``beam``, only that many states (the highest
     value + bound) are kept after each step, and ``trimmed`` says whether some were left out: a valid
     arrangement, not always the best. With ``target``, the search stops as soon as a state with no
     forced run reaches it (``hit``). ``work`` counts the states expanded, for the caller's budget. A
@@ -86,7 +88,7 @@ class Search:
         number_done = next(self._steps, None)
         return number_done is None or (number_done and (self.n > 13 or self.hit is not None))
 
-    def _walk(self):
+    def _walk(self) -> Iterator[bool]:
         """The numbers from ``n`` on, yielding after each colour (False) and each number (True)."""
         while self.n <= 13:
             yield from self._number(self.n)
@@ -101,7 +103,7 @@ class Search:
         best_key = max(layer, key=lambda k: (layer[k], k))
         return layer[best_key], best_key, self.back
 
-    def _number(self, n: int) -> None:
+    def _number(self, n: int) -> Iterator[bool]:
         counts, jokers, bounds, floor, beam = self.counts, self.jokers, self.bounds, self.floor, self.beam
         number = self.order[n]
         ks = [counts[c][n] for c in range(4)]
@@ -186,7 +188,7 @@ class Search:
         steps.append((4, bp))
         self.back.append(steps)
         layer = new
-        if beam and len(layer) > beam:
+        if beam and len(new) > beam:
             self.trimmed = True
             layer = dict(heapq.nlargest(beam, layer.items(), key=lambda kv: kv[1] + after[kv[0] // W]))
         if beam and n < 13:

@@ -108,17 +108,18 @@ def _beyond_the_budget(exact: Search, counts, jokers: int, upper: int, size: int
     """The narrow passes raise the paused exact pass's floor, then it races an ascending exact pass:
     the best arrangement, as (value, final key, back-pointers, the search they belong to)."""
     found: tuple = (0, None, None, exact)
+    ascending_bounds = future_bounds(counts, jokers)
     narrows = []
-    for narrow in _narrow_passes(exact, counts, jokers, size):
+    for narrow in _narrow_passes(exact, counts, jokers, ascending_bounds, size):
         narrow.run()
         narrows.append(narrow)
-        value, key, back = narrow.result()
-        if key is not None and value >= exact.floor:
-            found = (value, key, back, narrow)
-            if value >= upper or not narrow.trimmed:  # it reached the bound, or it was exact
+        better = _better(narrow, found)
+        if better is not found:
+            found = better
+            if found[0] >= upper or not narrow.trimmed:  # it reached the bound, or it was exact
                 return found
-            exact.floor = value + 1
-    ascending = Search(counts, jokers, future_bounds(counts, jokers), floor=exact.floor)
+            exact.floor = found[0] + 1
+    ascending = Search(counts, jokers, ascending_bounds, floor=exact.floor)
     # the order whose narrow pass stayed closer to the floor goes first
     looser = {narrow.order: slack(narrow.peaks, exact.floor) for narrow in narrows}
     first, second = exact, ascending
@@ -153,22 +154,22 @@ def _race(first: Search, second: Search, found: tuple, upper: int) -> tuple[Sear
         last_fork[id(search)] = search.work
         narrow = search.fork(beam=BEAM)
         narrow.run()
-        value, key, back = narrow.result()
-        if key is not None and value >= search.floor:
-            found = (value, key, back, narrow)
-            if value >= upper:
+        better = _better(narrow, found)
+        if better is not found:
+            found = better
+            if found[0] >= upper:
                 return None, found
-            first.floor = second.floor = value + 1
+            first.floor = second.floor = found[0] + 1
 
 
-def _narrow_passes(exact: Search, counts, jokers: int, size: int) -> Iterator[Search]:
+def _narrow_passes(exact: Search, counts, jokers: int, ascending_bounds, size: int) -> Iterator[Search]:
     """The narrow pass goes on from the paused exact pass; on big racks a second one, above the floor
     the first left, runs in ascending order from number 1: each lands on the optimum, or next to it,
     where the other often does not (measured: big dealt racks favour the ascending one, long runs
     the other)."""
     yield exact.fork(beam=BEAM)
     if size >= NARROW_ASCENDING_FROM:
-        yield Search(counts, jokers, future_bounds(counts, jokers), floor=exact.floor, beam=BEAM)
+        yield Search(counts, jokers, ascending_bounds, floor=exact.floor, beam=BEAM)
 
 
 def _meld(value, final_key, back, search: Search) -> Meld:

@@ -38,8 +38,8 @@ from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 
 from .meld_bounds import future_bounds, greedy_lower_bound, upper_bound
-from .meld_search import Search, rebuild, slack, solve
-from .meld_states import ASCENDING, DESCENDING, in_order
+from .meld_search import Search, rebuild, solve
+from .meld_states import DESCENDING, in_order
 from .sets import PlacedSet
 from .tiles import COLOURS, Tile, check_tile_counts, parse_tiles
 
@@ -77,7 +77,8 @@ def _counts(tiles: list[Tile]) -> tuple[list[list[int]], int]:
 BEAM = 64  # states kept per step by the narrow pass; measured with bench/meld_compare.py
 BUDGET = 500  # states the exact pass expands before a narrow pass raises its floor; same
 NARROW_ASCENDING_FROM = 50  # tiles; from here a second narrow pass runs in ascending order; same
-RACE_AFTER = 10000  # states the descending exact pass expands alone before the ascending one joins; same
+ASCENDING_BEAM = 128  # states kept per step by that one; same
+RACE_AFTER = 10000  # states the ascending exact pass expands alone before the descending one joins; same
 FORK_EVERY = 8000  # states a racing pass expands between the narrow passes forked from it; same
 
 
@@ -119,13 +120,10 @@ def _beyond_the_budget(exact: Search, counts, jokers: int, upper: int, size: int
             if found[0] >= upper or not narrow.trimmed:  # it reached the bound, or it was exact
                 return found
             exact.floor = found[0] + 1
+    # the ascending pass goes first: with the bounds that count what one joker adds in all, it keeps
+    # fewer states than the descending one on most slow racks (measured: bench/meld_compare.py)
     ascending = Search(counts, jokers, ascending_bounds, floor=exact.floor)
-    # the order whose narrow pass stayed closer to the floor goes first
-    looser = {narrow.order: slack(narrow.peaks, exact.floor) for narrow in narrows}
-    first, second = exact, ascending
-    if looser.get(ASCENDING, 10**9) < looser[DESCENDING]:
-        first, second = ascending, exact
-    winner, found = _race(first, second, found, upper)
+    winner, found = _race(ascending, exact, found, upper)
     return found if winner is None else _better(winner, found)
 
 
@@ -169,7 +167,7 @@ def _narrow_passes(exact: Search, counts, jokers: int, ascending_bounds, size: i
     the other)."""
     yield exact.fork(beam=BEAM)
     if size >= NARROW_ASCENDING_FROM:
-        yield Search(counts, jokers, ascending_bounds, floor=exact.floor, beam=BEAM)
+        yield Search(counts, jokers, ascending_bounds, floor=exact.floor, beam=ASCENDING_BEAM)
 
 
 def _meld(value, final_key, back, search: Search) -> Meld:

@@ -115,6 +115,7 @@ def future_bounds(counts, jokers: int, order: tuple[int, ...] = ASCENDING) -> li
     plain = [0] * 16  # by position: value of the tiles that need no joker
     orphan = [[0] * 20 for _ in range(4)]  # value of one copy of an orphan, by colour and position
     orphans = [0] * 16  # by position: value of all orphan copies
+    orphan_copies = [[0] * 16 for _ in range(4)]
     group_cap = [0] * 16  # by position: the most one joker's group could save there
     for n in range(1, 14):
         number = order[n]
@@ -128,11 +129,14 @@ def future_bounds(counts, jokers: int, order: tuple[int, ...] = ASCENDING) -> li
             if colours + jokers < 3 and near + jokers < 2:
                 continue  # in no set at all
             high = max(high, number)
+            plain_copies = 0
             if colours >= 3 or _run_partners(row, n, 1):
-                plain[n] += number * k
-            else:
+                plain_copies = 1 if k == 2 and not _both_copies_plain(counts, c, n, colours) else k
+            plain[n] += number * plain_copies
+            if k > plain_copies:
                 orphan[c][n] = number
-                orphans[n] += number * k
+                orphan_copies[c][n] = k - plain_copies
+                orphans[n] += number * (k - plain_copies)
                 in_group += 1
         group_cap[n] = number * min(2, in_group)
     joker_top = joker_values(high, jokers) if order == ASCENDING else descending_joker_values(high, jokers)
@@ -149,24 +153,57 @@ def future_bounds(counts, jokers: int, order: tuple[int, ...] = ASCENDING) -> li
                 o[n + 1] + o[n + 2],
             )
         run_cap[n] = best
+    combo = _joker_combo(order, orphan, group_cap, joker_top, jokers)
     tail_plain = tail_orphans = tail_group = 0
     for n in range(13, 0, -1):
         tail_plain += plain[n]
         tail_orphans += orphans[n]
         tail_group = max(tail_group, group_cap[n])
         cap = max(tail_group, run_cap[n])
-        bounds[jokers][n] = tail_plain + min(tail_orphans, jokers * cap) + joker_top[jokers][n]
+        bounds[jokers][n] = tail_plain + min(
+            min(tail_orphans, jokers * cap) + joker_top[jokers][n], jokers * combo[n]
+        )
         # some joker already placed: orphans at n and n + 1 may extend its open run
         moved = sum(
-            order[m] * counts[c][m]
+            order[m] * orphan_copies[c][m]
             for m in (n, n + 1)
             if m <= 13
             for c in range(4)
             if orphan[c][m] and _run_partners(counts[c], m, n)
         )
         for j in range(jokers):
-            bounds[j][n] = tail_plain + moved + min(tail_orphans - moved, j * cap) + joker_top[j][n]
+            bounds[j][n] = tail_plain + moved + min(
+                min(tail_orphans - moved, j * cap) + joker_top[j][n], j * combo[n]
+            )
     return bounds
+
+
+def _joker_combo(order, orphan, group_cap, joker_top, jokers: int) -> list[int]:
+    """By position ``n``: the most one joker placed at ``n`` or later can add, its own value and the
+    orphans it saves together: alone, what :func:`joker_values` allows; in a group at ``m``, the number
+    there and at most two orphans (``group_cap``); in a run at ``p``, the number there and the orphans of
+    its colour within two places, from ``n`` on (an orphan in a run has a joker that near)."""
+    combo = [0] * 16
+    if not jokers:
+        return combo
+    rows = [o for o in orphan if any(o)]
+    later = 0  # the best joker at p >= n + 2 (its whole window from n on) or in a group at n or later
+    for n in range(13, 0, -1):
+        at_n = at_next = whole = 0  # a joker at n, at n + 1, at n + 2
+        for o in rows:
+            at_n = max(at_n, o[n + 1] + o[n + 2])
+            at_next = max(at_next, o[n] + o[n + 2] + o[n + 3])
+            whole = max(whole, o[n] + o[n + 1] + o[n + 3] + o[n + 4])
+        if n + 2 <= 13:
+            later = max(later, order[n + 2] + whole)
+        if group_cap[n]:
+            later = max(later, group_cap[n] + order[n])
+        here = max(order[n] + at_n, order[n + 1] + at_next if n < 13 else 0)
+        if n > 1:  # a joker standing just before n (some best meld of the tiles from n on has one there)
+            here = max(here, order[n - 1] + max((o[n] + o[n + 1] for o in rows), default=0))
+        alone = max(joker_top[j][n] - joker_top[j - 1][n] for j in range(1, jokers + 1))
+        combo[n] = max(later, here, alone)
+    return combo
 
 
 def joker_values(high: int, jokers: int) -> list[list[int]]:
@@ -211,3 +248,19 @@ def _run_partners(row, m: int, n: int) -> bool:
         return 1 <= x < n or (n <= x <= 13 and row[x] > 0)
 
     return (has(m - 1) and (has(m + 1) or has(m - 2))) or (has(m + 1) and has(m + 2))
+
+
+def _both_copies_plain(counts, c: int, n: int, colours: int) -> bool:
+    """Could both copies of colour ``c`` at position ``n`` be in sets without a joker at once: in two
+    groups, in a run and a group, or in two runs (two three-tile runs through ``n``)?"""
+    if sum(counts[d][n] for d in range(4)) >= 6:
+        return True  # two groups of three colours
+    row = counts[c]
+    if colours >= 3 and _run_partners(row, n, 1):
+        return True
+    # the runs n-2..n, n-1..n+1 and n..n+2 taken two at a time (a row is 0 outside 1..13)
+    a, b, q, d = row[n - 2], row[n - 1], row[n + 1], row[n + 2]
+    return bool(
+        (a > 1 and b > 1) or (b > 1 and q > 1) or (q > 1 and d > 1)
+        or (a and b > 1 and q) or (b and q > 1 and d) or (a and b and q and d)
+    )

@@ -12,8 +12,8 @@ from hypothesis import strategies as st
 from rules import meld as meld_module
 from rules.meld import Meld, best_meld
 from rules.meld_bounds import descending_joker_values, future_bounds, greedy_lower_bound
-from rules.meld_search import Search, rebuild, slack
-from rules.meld_states import ASCENDING, DESCENDING, W, in_order
+from rules.meld_search import Search, rebuild, run_outlook
+from rules.meld_states import ASCENDING, DESCENDING, STATES, W, in_order
 from rules.tiles import JOKER, Tile, full_set, parse_tiles
 from tests.rules import test_rules_meld as base
 
@@ -160,8 +160,8 @@ def test_r3_dense_windows_racing_at_once_equal_the_unpruned_search(rack):
 
 def test_either_order_can_win_the_race_and_both_give_the_same_meld():
     """On big racks with a poor floor (a one-state narrow pass), racing at once, with and without the
-    narrow passes forked along the way, against never racing: equal values, valid sets; each order
-    finishes first on some rack, and a forked narrow pass reaching the upper bound ends some races."""
+    narrow passes forked along the way, against never racing: equal values, valid sets; the ascending
+    pass starts, and each order finishes first on some rack."""
     outcomes = {"plain": set(), "forks": set(), "first": set()}
     race = meld_module._race
 
@@ -187,26 +187,37 @@ def test_either_order_can_win_the_race_and_both_give_the_same_meld():
             assert raced.value == alone.value
             base._check_meld(rack, raced)
     assert outcomes["plain"] == {ASCENDING, DESCENDING}
-    assert None in outcomes["forks"]
-    assert outcomes["first"] == {ASCENDING, DESCENDING}  # the narrow passes' slack decides
+    assert outcomes["first"] == {ASCENDING}
 
 
-def test_slack_sums_how_far_the_peaks_rose_above_the_floor():
-    assert slack([], 10) == 0
-    assert slack([12, 10, 9, 15], 10) == 2 + 0 + 0 + 5
-
-
-def test_only_narrow_passes_keep_their_peaks():
-    rack = _big_rack(random.Random(3), 60, 2)
+def test_r3_a_forked_narrow_pass_that_reaches_the_upper_bound_ends_the_race():
+    """With the optimum as the upper bound, the first narrow pass forked from a racing pass that finds
+    it ends the race: no winner, and that arrangement is the answer."""
+    rack = _big_rack(random.Random(5), 60, 2)
     counts, jokers = meld_module._counts(rack)
-    bounds = future_bounds(counts, jokers)
-    exact = Search(counts, jokers, bounds, floor=greedy_lower_bound(counts, jokers))
-    narrow = Search(counts, jokers, bounds, floor=greedy_lower_bound(counts, jokers), beam=8)
-    exact.run()
-    narrow.run()
-    assert exact.peaks == []
-    assert len(narrow.peaks) == 12  # every number but the last
-    assert all(peak >= narrow.result()[0] for peak in narrow.peaks)  # a bound never falls below it
+    best = best_meld(rack)
+    by_position = in_order(counts, DESCENDING)
+    ascending = Search(counts, jokers, future_bounds(counts, jokers))
+    descending = Search(by_position, jokers, future_bounds(by_position, jokers, DESCENDING), order=DESCENDING)
+    with patch.object(meld_module, "FORK_EVERY", 0):
+        winner, found = meld_module._race(ascending, descending, (0, None, None, ascending), best.value)
+    assert winner is None
+    meld = meld_module._meld(*found)
+    assert meld.value == best.value
+    base._check_meld(rack, meld)
+
+
+def test_a_run_that_the_next_tiles_extend_promises_more_than_none():
+    """The narrow passes' outlook (a ranking hint): K3 K4 K5 K6: a run K3-K4 open before K5 promises
+    K5 + K6 more than no run (then K5 K6 alone make no run); a forced run with nothing after it, the
+    least; with no tiles ahead an open run of three or more promises nothing."""
+    counts, _ = meld_module._counts(parse_tiles("K3 K4 K5 K6"))
+    outlook = run_outlook(counts, ASCENDING)[3]  # black
+    two, three, one = STATES.index((2,)), STATES.index((3,)), STATES.index((1,))
+    assert outlook[5][two] == 5 + 6
+    assert outlook[5][three] == 5 + 6
+    assert outlook[7][three] == 0
+    assert outlook[7][one] < -100  # K6 then nothing: unfinishable
 
 
 def test_r3_a_run_rebuilt_from_a_descending_pass_reads_upwards():

@@ -179,28 +179,34 @@ def future_bounds(counts, jokers: int, order: tuple[int, ...] = ASCENDING) -> li
 
 
 def _joker_combo(order, orphan, group_cap, joker_top, jokers: int) -> list[int]:
-    """By position ``n``: the most one joker placed at ``n`` or later can add, its own value and the
-    orphans it saves together: alone, what :func:`joker_values` allows; in a group at ``m``, the number
-    there and at most two orphans (``group_cap``); in a run at ``p``, the number there and the orphans of
-    its colour within two places, from ``n`` on (an orphan in a run has a joker that near)."""
+    """By position ``n``: the most one joker still free at ``n`` can add, its own value and the orphans
+    it saves together. Saving nothing, it is worth what :func:`joker_values` allows; in a group at ``m``,
+    the number there and at most two orphans (``group_cap``); in a run at ``p``, the number there and
+    the orphans of its colour within two places of ``p`` (an orphan in a run has a joker that near),
+    from ``n`` on. ``p`` may be just before ``n``, so that the bound also covers the best meld of the
+    tiles from ``n`` on, whose jokers may stand below them (the tests check it that way)."""
     combo = [0] * 16
     if not jokers:
         return combo
     rows = [o for o in orphan if any(o)]
     later = 0  # the best joker at p >= n + 2 (its whole window from n on) or in a group at n or later
     for n in range(13, 0, -1):
-        at_n = at_next = whole = 0  # a joker at n, at n + 1, at n + 2
+        before = at_n = at_next = whole = 0  # orphans saved by a joker at n - 1, n, n + 1, n + 2
         for o in rows:
+            before = max(before, o[n] + o[n + 1])
             at_n = max(at_n, o[n + 1] + o[n + 2])
             at_next = max(at_next, o[n] + o[n + 2] + o[n + 3])
             whole = max(whole, o[n] + o[n + 1] + o[n + 3] + o[n + 4])
-        if n + 2 <= 13:
+        # a joker that saves nothing is worth at most what it could stand for alone
+        if whole and n + 2 <= 13:
             later = max(later, order[n + 2] + whole)
         if group_cap[n]:
             later = max(later, group_cap[n] + order[n])
-        here = max(order[n] + at_n, order[n + 1] + at_next if n < 13 else 0)
-        if n > 1:  # a joker standing just before n (some best meld of the tiles from n on has one there)
-            here = max(here, order[n - 1] + max((o[n] + o[n + 1] for o in rows), default=0))
+        here = max(
+            order[n - 1] + before if before and n > 1 else 0,
+            order[n] + at_n if at_n else 0,
+            order[n + 1] + at_next if at_next and n < 13 else 0,
+        )
         alone = max(joker_top[j][n] - joker_top[j - 1][n] for j in range(1, jokers + 1))
         combo[n] = max(later, here, alone)
     return combo

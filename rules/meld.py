@@ -38,8 +38,8 @@ from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 
 from .meld_bounds import future_bounds, greedy_lower_bound, upper_bound
-from .meld_search import Search, rebuild, solve
-from .meld_states import DESCENDING, in_order
+from .meld_search import Search, rebuild, run_outlook, slack, solve
+from .meld_states import ASCENDING, DESCENDING, in_order
 from .sets import PlacedSet
 from .tiles import COLOURS, Tile, check_tile_counts, parse_tiles
 
@@ -123,7 +123,11 @@ def _beyond_the_budget(exact: Search, counts, jokers: int, upper: int, size: int
     # the ascending pass goes first: with the bounds that count what one joker adds in all, it keeps
     # fewer states than the descending one on most slow racks (measured: bench/meld_compare.py)
     ascending = Search(counts, jokers, ascending_bounds, floor=exact.floor)
-    winner, found = _race(ascending, exact, found, upper)
+    looser = {narrow.order: slack(narrow.peaks, exact.floor) for narrow in narrows}
+    first, second = exact, ascending
+    if looser.get(ASCENDING, 10**9) < looser[DESCENDING]:
+        first, second = ascending, exact
+    winner, found = _race(first, second, found, upper)
     return found if winner is None else _better(winner, found)
 
 
@@ -167,7 +171,8 @@ def _narrow_passes(exact: Search, counts, jokers: int, ascending_bounds, size: i
     the other)."""
     yield exact.fork(beam=BEAM)
     if size >= NARROW_ASCENDING_FROM:
-        yield Search(counts, jokers, ascending_bounds, floor=exact.floor, beam=ASCENDING_BEAM)
+        outlook = run_outlook(counts, ASCENDING)
+        yield Search(counts, jokers, ascending_bounds, floor=exact.floor, beam=ASCENDING_BEAM, outlook=outlook)
 
 
 def _meld(value, final_key, back, search: Search) -> Meld:

@@ -41,13 +41,13 @@ class Search:
     value + bound) are kept after each step, and ``trimmed`` says whether some were left out: a valid
     arrangement, not always the best. With ``target``, the search stops as soon as a state with no
     forced run reaches it (``hit``). ``work`` counts the states expanded, for the caller's budget. A
-    narrow pass ranks the states it keeps after each number by value + bound + what each colour's open
-    runs promise (``outlook``, :func:`run_outlook`, shared with the passes forked from it)."""
+    narrow pass ranks the states it keeps after each number by value + bound, plus, given an
+    ``outlook`` (:func:`run_outlook`), what each colour's open runs promise."""
 
     __slots__ = ("counts", "jokers", "bounds", "floor", "beam", "target", "layer", "back", "n")
-    __slots__ += ("trimmed", "hit", "work", "order", "outlook", "_steps")
+    __slots__ += ("trimmed", "hit", "work", "order", "outlook", "peaks", "_steps")
 
-    def __init__(self, counts, jokers, bounds, *, floor=0, beam=0, target=None, order=ASCENDING):
+    def __init__(self, counts, jokers, bounds, *, floor=0, beam=0, target=None, order=ASCENDING, outlook=None):
         self.counts, self.jokers, self.bounds, self.order = counts, jokers, bounds, order
         self.floor, self.beam, self.target = floor, beam, target
         self.layer = {jokers * W: 0}
@@ -56,7 +56,8 @@ class Search:
         self.trimmed = False
         self.hit = None
         self.work = 0
-        self.outlook = run_outlook(counts, order) if beam else None
+        self.outlook = outlook
+        self.peaks: list[int] = []
         self._steps = self._walk()
 
     def fork(self, *, beam: int = 0, floor: int | None = None) -> Search:
@@ -64,10 +65,6 @@ class Search:
         floor = self.floor if floor is None else floor
         other = Search(self.counts, self.jokers, self.bounds, floor=floor, order=self.order)
         other.beam, other.target, other.n = beam, self.target, self.n
-        if beam:
-            if self.outlook is None:
-                self.outlook = run_outlook(self.counts, self.order)
-            other.outlook = self.outlook
         other.back = list(self.back)
         other.layer = self.layer
         if beam and len(other.layer) > beam:
@@ -93,8 +90,11 @@ class Search:
         return number_done is None or (number_done and (self.n > 13 or self.hit is not None))
 
     def _most_promising(self, layer: dict, n: int) -> dict:
-        """The ``beam`` states of a layer before position ``n`` with the highest value + bound + outlook."""
+        """The ``beam`` states of a layer before position ``n`` with the highest value + bound (+ the
+        outlook of their runs, if the search has one)."""
         after = [b[n] for b in self.bounds]
+        if self.outlook is None:
+            return dict(heapq.nlargest(self.beam, layer.items(), key=lambda kv: kv[1] + after[kv[0] // W]))
         o0, o1, o2, o3 = (self.outlook[c][n] for c in range(4))
 
         def promise(item):
@@ -211,6 +211,8 @@ class Search:
         if beam and len(new) > beam:
             self.trimmed = True
             layer = self._most_promising(new, n + 1)
+        if beam and n < 13:
+            self.peaks.append(max((v + after[k // W] for k, v in layer.items()), default=-1))
         self.layer = layer
 
 
@@ -243,6 +245,12 @@ def run_outlook(counts, order) -> list[list[list[int]]]:
 UNFINISHED = -200  # a state whose forced runs cannot be finished: below any other
 _IMPOSSIBLE = -(10**6)
 _TWO_RUNS = [i for i, runs in enumerate(STATES) if len(runs) <= 2]
+
+
+def slack(peaks: list[int], floor: int) -> int:
+    """How far a narrow pass's ``peaks`` rose above ``floor``, summed over the numbers: the smaller it
+    is, the fewer states an exact pass in that order keeps above the floor (measured, not proven)."""
+    return sum(max(0, peak - floor) for peak in peaks)
 
 
 def solve(counts, jokers, *, target=None, floor: int = 0, beam: int = 0, bounds=None, trimmed=None):

@@ -12,7 +12,7 @@ from hypothesis import strategies as st
 from rules import meld as meld_module
 from rules.meld import Meld, best_meld
 from rules.meld_bounds import descending_joker_values, future_bounds, greedy_lower_bound
-from rules.meld_search import Search, rebuild, run_outlook
+from rules.meld_search import Search, rebuild, run_outlook, slack
 from rules.meld_states import ASCENDING, DESCENDING, STATES, W, in_order
 from rules.tiles import JOKER, Tile, full_set, parse_tiles
 from tests.rules import test_rules_meld as base
@@ -142,7 +142,7 @@ def _big_rack(rnd, size, jokers):
 def test_r3_racing_at_once_with_both_narrow_passes_equals_exhaustive_search(rack):
     """No budget, a one-state narrow pass in each order, the ascending exact pass joining at once and
     a narrow pass forked after every number: whichever finishes first must still find the optimum."""
-    patches = {"BUDGET": 0, "BEAM": 1, "NARROW_ASCENDING_FROM": 0, "RACE_AFTER": 0, "FORK_EVERY": 0}
+    patches = {"BUDGET": 0, "BEAM": 1, "ASCENDING_BEAM": 1, "NARROW_ASCENDING_FROM": 0, "RACE_AFTER": 0, "FORK_EVERY": 0}
     with patch.multiple(meld_module, **patches):
         meld = best_meld(rack)
     assert meld.value == base.exhaustive(rack)
@@ -152,7 +152,7 @@ def test_r3_racing_at_once_with_both_narrow_passes_equals_exhaustive_search(rack
 @settings(max_examples=20, deadline=None)
 @given(base.dense_windows())
 def test_r3_dense_windows_racing_at_once_equal_the_unpruned_search(rack):
-    with patch.multiple(meld_module, BUDGET=0, BEAM=1, RACE_AFTER=0, FORK_EVERY=0):
+    with patch.multiple(meld_module, BUDGET=0, BEAM=1, ASCENDING_BEAM=1, RACE_AFTER=0, FORK_EVERY=0):
         meld = best_meld(rack)
     assert meld.value == base._unpruned(rack)
     base._check_meld(rack, meld)
@@ -160,8 +160,8 @@ def test_r3_dense_windows_racing_at_once_equal_the_unpruned_search(rack):
 
 def test_either_order_can_win_the_race_and_both_give_the_same_meld():
     """On big racks with a poor floor (a one-state narrow pass), racing at once, with and without the
-    narrow passes forked along the way, against never racing: equal values, valid sets; the ascending
-    pass starts, and each order finishes first on some rack."""
+    narrow passes forked along the way, against never racing: equal values, valid sets; each order
+    starts some race and finishes first on some rack."""
     outcomes = {"plain": set(), "forks": set(), "first": set()}
     race = meld_module._race
 
@@ -177,17 +177,17 @@ def test_either_order_can_win_the_race_and_both_give_the_same_meld():
     rnd = random.Random(11)
     for _ in range(16):
         rack = _big_rack(rnd, rnd.randint(30, 80), rnd.randint(0, 2))
-        with patch.multiple(meld_module, BUDGET=0, BEAM=1, RACE_AFTER=10**9):
+        with patch.multiple(meld_module, BUDGET=0, BEAM=1, ASCENDING_BEAM=1, RACE_AFTER=10**9):
             alone = best_meld(rack)
         for kind, fork_every in (("plain", 10**9), ("forks", 0)):
             with patch.multiple(
-                meld_module, BUDGET=0, BEAM=1, RACE_AFTER=0, FORK_EVERY=fork_every, _race=recording(kind)
+                meld_module, BUDGET=0, BEAM=1, ASCENDING_BEAM=1, RACE_AFTER=0, FORK_EVERY=fork_every, _race=recording(kind)
             ):
                 raced = best_meld(rack)
             assert raced.value == alone.value
             base._check_meld(rack, raced)
     assert outcomes["plain"] == {ASCENDING, DESCENDING}
-    assert outcomes["first"] == {ASCENDING}
+    assert outcomes["first"] == {ASCENDING, DESCENDING}  # the narrow passes' slack decides
 
 
 def test_r3_a_forked_narrow_pass_that_reaches_the_upper_bound_ends_the_race():
@@ -207,8 +207,26 @@ def test_r3_a_forked_narrow_pass_that_reaches_the_upper_bound_ends_the_race():
     base._check_meld(rack, meld)
 
 
+def test_slack_sums_how_far_the_peaks_rose_above_the_floor():
+    assert slack([], 10) == 0
+    assert slack([12, 10, 9, 15], 10) == 2 + 0 + 0 + 5
+
+
+def test_only_narrow_passes_keep_their_peaks():
+    rack = _big_rack(random.Random(3), 60, 2)
+    counts, jokers = meld_module._counts(rack)
+    bounds = future_bounds(counts, jokers)
+    exact = Search(counts, jokers, bounds, floor=greedy_lower_bound(counts, jokers))
+    narrow = Search(counts, jokers, bounds, floor=greedy_lower_bound(counts, jokers), beam=8)
+    exact.run()
+    narrow.run()
+    assert exact.peaks == []
+    assert len(narrow.peaks) == 12  # every number but the last
+    assert all(peak >= narrow.result()[0] for peak in narrow.peaks)  # a bound never falls below it
+
+
 def test_a_run_that_the_next_tiles_extend_promises_more_than_none():
-    """The narrow passes' outlook (a ranking hint): K3 K4 K5 K6: a run K3-K4 open before K5 promises
+    """The ascending narrow pass's outlook (a ranking hint): K3 K4 K5 K6: a run K3-K4 open before K5 promises
     K5 + K6 more than no run (then K5 K6 alone make no run); a forced run with nothing after it, the
     least; with no tiles ahead an open run of three or more promises nothing."""
     counts, _ = meld_module._counts(parse_tiles("K3 K4 K5 K6"))

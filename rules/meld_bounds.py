@@ -109,7 +109,12 @@ def future_bounds(counts, jokers: int, order: tuple[int, ...] = ASCENDING) -> li
     the orphans of one such neighbourhood, and the orphans saved by ``j`` jokers are worth at most
     ``j`` times the best neighbourhood. A joker placed before ``n`` (in an open run) could make a tile
     at ``n`` or ``n + 1`` count without a new joker, so when some joker is placed the positions below
-    ``n`` are taken as present for those tiles. The jokers themselves: :func:`joker_values`."""
+    ``n`` are taken as present for those tiles. The jokers themselves: :func:`joker_values`.
+
+    Copies count: both copies of a tile count whole only if two disjoint jokerless sets can hold them
+    at once (:func:`_both_copies_plain`); otherwise the second copy is an orphan. And a joker's own
+    value and the orphans it saves are bounded together (:func:`_joker_combo`): ``j`` jokers add at
+    most ``j`` times the best one joker can add, which is often less than the two maxima apart."""
     bounds = [[0] * 16 for _ in range(jokers + 1)]
     high = 0  # the highest number of a tile that could be in a set
     plain = [0] * 16  # by position: value of the tiles that need no joker
@@ -120,6 +125,7 @@ def future_bounds(counts, jokers: int, order: tuple[int, ...] = ASCENDING) -> li
     for n in range(1, 14):
         number = order[n]
         colours = sum(1 for c in range(4) if counts[c][n])
+        tiles_here = sum(counts[c][n] for c in range(4))
         in_group = 0
         for c in range(4):
             row, k = counts[c], counts[c][n]
@@ -131,7 +137,7 @@ def future_bounds(counts, jokers: int, order: tuple[int, ...] = ASCENDING) -> li
             high = max(high, number)
             plain_copies = 0
             if colours >= 3 or _run_partners(row, n, 1):
-                plain_copies = 1 if k == 2 and not _both_copies_plain(counts, c, n, colours) else k
+                plain_copies = 1 if k == 2 and not _both_copies_plain(row, n, colours, tiles_here) else k
             plain[n] += number * plain_copies
             if k > plain_copies:
                 orphan[c][n] = number
@@ -193,10 +199,11 @@ def _joker_combo(order, orphan, group_cap, joker_top, jokers: int) -> list[int]:
     for n in range(13, 0, -1):
         before = at_n = at_next = whole = 0  # orphans saved by a joker at n - 1, n, n + 1, n + 2
         for o in rows:
-            before = max(before, o[n] + o[n + 1])
-            at_n = max(at_n, o[n + 1] + o[n + 2])
-            at_next = max(at_next, o[n] + o[n + 2] + o[n + 3])
-            whole = max(whole, o[n] + o[n + 1] + o[n + 3] + o[n + 4])
+            a, b, q, d, e = o[n : n + 5]
+            before = max(before, a + b)
+            at_n = max(at_n, b + q)
+            at_next = max(at_next, a + q + d)
+            whole = max(whole, a + b + d + e)
         # a joker that saves nothing is worth at most what it could stand for alone
         if whole and n + 2 <= 13:
             later = max(later, order[n + 2] + whole)
@@ -207,7 +214,7 @@ def _joker_combo(order, orphan, group_cap, joker_top, jokers: int) -> list[int]:
             order[n] + at_n if at_n else 0,
             order[n + 1] + at_next if at_next and n < 13 else 0,
         )
-        alone = max(joker_top[j][n] - joker_top[j - 1][n] for j in range(1, jokers + 1))
+        alone = max(joker_top[1][n], joker_top[jokers][n] - joker_top[jokers - 1][n])
         combo[n] = max(later, here, alone)
     return combo
 
@@ -256,12 +263,12 @@ def _run_partners(row, m: int, n: int) -> bool:
     return (has(m - 1) and (has(m + 1) or has(m - 2))) or (has(m + 1) and has(m + 2))
 
 
-def _both_copies_plain(counts, c: int, n: int, colours: int) -> bool:
-    """Could both copies of colour ``c`` at position ``n`` be in sets without a joker at once: in two
-    groups, in a run and a group, or in two runs (two three-tile runs through ``n``)?"""
-    if sum(counts[d][n] for d in range(4)) >= 6:
+def _both_copies_plain(row, n: int, colours: int, tiles_here: int) -> bool:
+    """Could both copies of the tile at position ``n`` of ``row`` (a colour's counts; ``colours`` and
+    ``tiles_here`` at ``n`` in all) be in sets without a joker at once: in two groups, in a run and a
+    group, or in two runs (two three-tile runs through ``n``)?"""
+    if tiles_here >= 6:
         return True  # two groups of three colours
-    row = counts[c]
     if colours >= 3 and _run_partners(row, n, 1):
         return True
     # the runs n-2..n, n-1..n+1 and n..n+2 taken two at a time (a row is 0 outside 1..13)

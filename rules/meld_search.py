@@ -168,8 +168,7 @@ class Search:
             steps.append((c, bp))
             if beam and len(nxt) > beam:
                 self.trimmed = True
-                if True:
-                    nxt = dict(heapq.nlargest(beam, nxt.items(), key=lambda kv: kv[1] + reachable[kv[0] // W]))
+                nxt = dict(heapq.nlargest(beam, nxt.items(), key=lambda kv: kv[1] + reachable[kv[0] // W]))
             cur = nxt
             yield False
         new: dict = {}

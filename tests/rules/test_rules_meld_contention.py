@@ -55,7 +55,8 @@ def test_both_copies_plain_is_two_disjoint_sets_without_a_joker(n, window, c):
             counts[d][n - 2 + i] = k
     counts[c][n] = 2
     colours = sum(1 for d in range(4) if counts[d][n])
-    assert _both_copies_plain(counts, c, n, colours) == _two_disjoint_sets(counts, c, n)
+    tiles_here = sum(counts[d][n] for d in range(4))
+    assert _both_copies_plain(counts[c], n, colours, tiles_here) == _two_disjoint_sets(counts, c, n)
 
 
 def test_r3_a_second_copy_with_one_group_to_join_is_not_counted_whole():
@@ -65,8 +66,10 @@ def test_r3_a_second_copy_with_one_group_to_join_is_not_counted_whole():
     counts, _ = meld_module._counts(tiles)
     assert future_bounds(counts, 0)[0][1] == 24 == best_meld(tiles).value
     # two runs through R5 need R3 R4 R6 R7 or doubles beside it: here both copies count
-    assert _both_copies_plain(meld_module._counts(parse_tiles("R3 R4 R5 R5 R6 R7"))[0], 0, 5, 1)
-    assert not _both_copies_plain(meld_module._counts(parse_tiles("R3 R4 R5 R5 R6"))[0], 0, 5, 1)
+    red = meld_module._counts(parse_tiles("R3 R4 R5 R5 R6 R7"))[0][0]
+    assert _both_copies_plain(red, 5, 1, 2)
+    red[7] = 0  # R3 R4 R5 R5 R6: one run through R5 at a time
+    assert not _both_copies_plain(red, 5, 1, 2)
 
 
 def test_r3_one_joker_adds_its_value_or_the_tiles_it_saves_beside_it():

@@ -78,7 +78,7 @@ BEAM = 64  # states kept per step by the narrow pass; measured with bench/meld_c
 BUDGET = 500  # states the exact pass expands before a narrow pass raises its floor; same
 NARROW_ASCENDING_FROM = 50  # tiles; from here a second narrow pass runs in ascending order; same
 ASCENDING_BEAM = 128  # states kept per step by that one; same
-RACE_AFTER = 10000  # states the ascending exact pass expands alone before the descending one joins; same
+RACE_AFTER = 10000  # states the first exact pass expands alone before the other joins; same
 FORK_EVERY = 8000  # states a racing pass expands between the narrow passes forked from it; same
 
 
@@ -120,9 +120,8 @@ def _beyond_the_budget(exact: Search, counts, jokers: int, upper: int, size: int
             if found[0] >= upper or not narrow.trimmed:  # it reached the bound, or it was exact
                 return found
             exact.floor = found[0] + 1
-    # the ascending pass goes first: with the bounds that count what one joker adds in all, it keeps
-    # fewer states than the descending one on most slow racks (measured: bench/meld_compare.py)
     ascending = Search(counts, jokers, ascending_bounds, floor=exact.floor)
+    # the order whose narrow pass stayed closer to the floor goes first
     looser = {narrow.order: slack(narrow.peaks, exact.floor) for narrow in narrows}
     first, second = exact, ascending
     if looser.get(ASCENDING, 10**9) < looser[DESCENDING]:
@@ -168,7 +167,8 @@ def _narrow_passes(exact: Search, counts, jokers: int, ascending_bounds, size: i
     """The narrow pass goes on from the paused exact pass; on big racks a second one, above the floor
     the first left, runs in ascending order from number 1: each lands on the optimum, or next to it,
     where the other often does not (measured: big dealt racks favour the ascending one, long runs
-    the other)."""
+    the other). The ascending one keeps more states and ranks them by their runs' outlook as well
+    (:func:`~rules.meld_search.run_outlook`)."""
     yield exact.fork(beam=BEAM)
     if size >= NARROW_ASCENDING_FROM:
         outlook = run_outlook(counts, ASCENDING)

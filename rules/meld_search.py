@@ -220,7 +220,8 @@ def run_outlook(counts, order) -> list[list[list[int]]]:
     still add from position ``n`` on when its run state is ``s`` than with no run open (open runs that
     the next tiles extend promise more; forced ones that cannot be finished, less). A narrow pass ranks
     states by it, so that of two states worth the same the one whose runs go on is kept: a hint, not a
-    bound (measured: the ascending narrow pass found the optimum on 26 of 43 slow racks instead of 16).
+    bound (measured on 43 slow racks: keeping 64 states it found the optimum on 26 instead of 16, keeping
+    128 on 32 instead of 28).
     Without jokers a colour has at most two runs open, so only those states are worked out."""
     outlook = []
     for row in counts:

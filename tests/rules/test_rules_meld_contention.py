@@ -10,12 +10,10 @@ from hypothesis import strategies as st
 from rules import meld as meld_module
 from rules.meld import best_meld
 from rules.meld_bounds import _both_copies_plain, future_bounds
-from rules.meld_search import Search
-from rules.meld_states import ASCENDING, DESCENDING, W, in_order
+from rules.meld_states import ASCENDING, DESCENDING, in_order
 from rules.tiles import JOKER, Tile, parse_tiles
 from tests.rules import test_rules_meld as base
-
-NO_BOUNDS = [[10**6] * 14 + [0, 0] for _ in range(3)]
+from tests.rules.test_rules_meld_orders import assert_bounds_cover_every_state
 
 
 def _sets_with(counts, c: int, n: int) -> list[dict]:
@@ -103,17 +101,7 @@ def _window_racks(max_size):
 def test_r3_the_bounds_cover_every_state_on_four_colour_racks(rack, order):
     """Before every position, for every state the unbounded pass reaches there: the bound for its
     jokers left is at least the best it can still add (an unbounded pass from that state alone)."""
-    counts, jokers = meld_module._counts(rack)
-    by_position = in_order(counts, order)
-    bounds = future_bounds(by_position, jokers, order)
-    search = Search(by_position, jokers, NO_BOUNDS, order=order)
-    for p in range(1, 14):
-        for key in search.layer:
-            rest = Search(by_position, jokers, NO_BOUNDS, order=order)
-            rest.n, rest.layer = p, {key: 0}
-            rest.run()
-            assert bounds[key // W][p] >= rest.result()[0], (p, key)
-        search.run(budget=search.work)  # one position further
+    assert_bounds_cover_every_state(rack, order)
 
 
 @base.FAST

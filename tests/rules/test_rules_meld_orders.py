@@ -60,6 +60,12 @@ def test_r3_the_descending_pass_equals_exhaustive_search(rack):
 def test_r3_the_bounds_cover_every_state_of_either_order(rack, order):
     """Before every position p, for every state the unbounded pass reaches there: the bound for its
     jokers left is at least the best it can still add (an unbounded pass from that state alone)."""
+    assert_bounds_cover_every_state(rack, order)
+
+
+def assert_bounds_cover_every_state(rack, order):
+    """Before every position p, for every state the unbounded pass reaches there: the bound for its
+    jokers left is at least the best it can still add (an unbounded pass from that state alone)."""
     counts, jokers = meld_module._counts(rack)
     by_position = in_order(counts, order)
     bounds = future_bounds(by_position, jokers, order)

@@ -17,6 +17,7 @@ from .meld_states import (
     GROUPS_BY_CODE,
     PAT_TILES,
     STATES,
+    STRONGER_DELTAS,
     TRANS,
     S,
     W,
@@ -40,7 +41,8 @@ class Search:
     between positions. With ``beam``, only that many states (the highest
     value + bound) are kept after each step, and ``trimmed`` says whether some were left out: a valid
     arrangement, not always the best. With ``target``, the search stops as soon as a state with no
-    forced run reaches it (``hit``). ``work`` counts the states expanded, for the caller's budget. A
+    forced run reaches it (``hit``). ``work`` counts the states expanded, for the caller's budget. An
+    exact pass leaves out the states of a layer that another one dominates (:func:`undominated`). A
     narrow pass ranks the states it keeps after each number by value + bound, plus, given an
     ``outlook`` (:func:`run_outlook`), what each colour's open runs promise."""
 
@@ -206,6 +208,10 @@ class Search:
                         return
         steps.append((4, bp))
         self.back.append(steps)
+        # an exact pass leaves out dominated states; on small layers and in narrow passes the check
+        # cost more than it saved (measured with bench/meld_compare.py)
+        if not beam and len(new) > DOMINANCE_FROM:
+            new = undominated(new, jokers)
         layer = new
         if beam and len(new) > beam:
             self.trimmed = True
@@ -213,6 +219,43 @@ class Search:
         if beam and n < 13:
             self.peaks.append(max((v + after[k // W] for k, v in layer.items()), default=-1))
         self.layer = layer
+
+
+DOMINANCE_FROM = 100  # states in a layer from which an exact pass checks it for dominated ones
+
+
+def undominated(layer: dict, jokers: int) -> dict:
+    """The states of a layer that no other state of it dominates: one with as much value, the same open
+    runs and more jokers free, or the same jokers and one colour's runs one step better
+    (:data:`~rules.meld_states.STRONGER`). A dominated state can reach nothing its dominator cannot, so
+    leaving it out keeps the search exact (on the racks where the search is slow, most of the states
+    of the middle numbers are dominated)."""
+    get = layer.get
+    cache = _DOMINATORS
+    out = {}
+    for key, value in layer.items():
+        runs = key % W
+        room = jokers - key // W % 3
+        deltas = cache.get(runs * 3 + room)
+        if deltas is None:
+            deltas = cache[runs * 3 + room] = _dominators(runs, room)
+        for delta in deltas:
+            if get(key + delta, -1) >= value:
+                break
+        else:
+            out[key] = value
+    return out
+
+
+def _dominators(runs: int, room: int) -> tuple[int, ...]:
+    """The key differences from a state with these runs and ``room`` more jokers possible to the states
+    that would dominate it."""
+    d0, d1, d2, d3 = STRONGER_DELTAS
+    jokers = tuple(W * more for more in range(1, room + 1))
+    return jokers + d0[runs % 35] + d1[runs // 35 % 35] + d2[runs // 1225 % 35] + d3[runs // 42875]
+
+
+_DOMINATORS: dict[int, tuple[int, ...]] = {}  # by runs * 3 + room; filled as racks need them
 
 
 def run_outlook(counts, order) -> list[list[list[int]]]:

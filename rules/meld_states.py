@@ -41,6 +41,20 @@ def _transition(s: tuple[int, ...], x: int) -> int:
 TRANS = [[_transition(s, x) for x in range(5)] for s in STATES]
 
 
+def _stronger(s: tuple[int, ...]) -> list[int]:
+    """The run states one step better than ``s``: one open run longer (1 to 2, 2 to "3 or more"), or
+    one more run of 3 or more open. Whatever the tiles after, a state one step better can do all that
+    ``s`` can, for the same value: the same tiles extend the longer run (it needs fewer), and a run of
+    3 or more may stop at any number."""
+    out = {_INDEX[tuple(sorted(s[:i] + (length + 1,) + s[i + 1 :]))] for i, length in enumerate(s) if length < 3}
+    if len(s) < 4:
+        out.add(_INDEX[tuple(sorted((*s, 3)))])
+    return sorted(out)
+
+
+STRONGER = [_stronger(s) for s in STATES]
+
+
 @cache
 def _colour_options(s: int, k: int, jmax: int) -> tuple[tuple[int, int, int, int], ...]:
     """Per-colour choices at one number: (new state, tiles into runs x, jokers into runs, leftover
@@ -145,6 +159,10 @@ def in_order(counts, order: tuple[int, ...]) -> list[list[int]]:
 S = len(STATES)
 COLOUR_WEIGHT = (1, S, S**2, S**3)
 W = S**4
+
+
+# per colour and run state: the key differences to the states one step better (:data:`STRONGER`)
+STRONGER_DELTAS = [[tuple((t - s) * w for t in STRONGER[s]) for s in range(S)] for w in COLOUR_WEIGHT]
 
 
 def has_forced(states: int) -> bool:

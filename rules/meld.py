@@ -78,7 +78,8 @@ BEAM = 64  # states kept per step by the narrow pass; measured with bench/meld_c
 BUDGET = 500  # states the exact pass expands before a narrow pass raises its floor; same
 NARROW_ASCENDING_FROM = 50  # tiles; from here a second narrow pass runs in ascending order; same
 ASCENDING_BEAM = 128  # states kept per step by that one; same
-RACE_AFTER = 10000  # states the first exact pass expands alone before the other joins; same
+RACE_AFTER = 2000  # states the first exact pass expands alone before the other joins; same
+RACE_CAP = 5  # the most work one racing pass does for the other's (plus RACE_AFTER); same
 FORK_EVERY = 8000  # states a racing pass expands between the narrow passes forked from it; same
 
 
@@ -137,16 +138,15 @@ def _better(search: Search, found: tuple) -> tuple:
 
 
 def _race(first: Search, second: Search, found: tuple, upper: int) -> tuple[Search | None, tuple]:
-    """Two exact passes above the same floor, one colour at a time, the one that has done less work
-    since the race began going next: the first to finish has the answer (the winner, and the best
-    arrangement found so far; no winner if that reached the upper bound). On a few racks one order's
-    bound stays far above the optimum through the middle numbers while the other's meets it. Every
-    FORK_EVERY states a narrow pass forked from the pass that just finished a number (exact up to
-    there) may find a better arrangement, which raises both floors."""
-    start = first.work + RACE_AFTER
+    """Two exact passes above the same floor, one colour at a time: the first to finish has the answer
+    (the winner, and the best arrangement found so far; no winner if that reached the upper bound). On
+    a few racks one order's bound stays far above the optimum through the middle numbers while the
+    other's meets it. Every FORK_EVERY states a narrow pass forked from the pass that just finished a
+    number (exact up to there) may find a better arrangement, which raises both floors."""
+    began = (first.work + RACE_AFTER, second.work)
     last_fork = {id(first): first.work, id(second): second.work}
     while True:
-        search = first if first.work - start <= second.work else second
+        search = _next_to_step(first, second, began)
         n = search.n
         if search.step():
             return search, found
@@ -161,6 +161,21 @@ def _race(first: Search, second: Search, found: tuple, upper: int) -> tuple[Sear
             if found[0] >= upper:
                 return None, found
             first.floor = second.floor = found[0] + 1
+
+
+def _next_to_step(first: Search, second: Search, began: tuple[int, int]) -> Search:
+    """The racing pass that goes next: the first alone for its first RACE_AFTER states, then the one
+    whose last layer is smaller (each pass's work comes in a burst of a few numbers where its layers
+    swell; the smaller layer is usually the one past its burst or not yet in it), unless it has done
+    RACE_CAP times the other's work since the race began (so neither waits for ever)."""
+    done_first, done_second = first.work - began[0], second.work - began[1]
+    if done_first < 0:
+        return first
+    if done_first > RACE_CAP * done_second + RACE_AFTER:
+        return second
+    if done_second > RACE_CAP * done_first + RACE_AFTER:
+        return first
+    return first if len(first.layer) <= len(second.layer) else second
 
 
 def _narrow_passes(exact: Search, counts, jokers: int, ascending_bounds, size: int) -> Iterator[Search]:

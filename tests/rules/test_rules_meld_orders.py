@@ -213,6 +213,30 @@ def test_r3_a_forked_narrow_pass_that_reaches_the_upper_bound_ends_the_race():
     base._check_meld(rack, meld)
 
 
+def test_the_racing_pass_with_the_smaller_layer_goes_next_within_a_cap():
+    """After the first pass's head start, the pass whose last layer is smaller steps next, unless it has
+    done RACE_CAP times the other's work (plus RACE_AFTER) since the race began."""
+    rack = _big_rack(random.Random(5), 60, 2)
+    counts, jokers = meld_module._counts(rack)
+    first = Search(counts, jokers, future_bounds(counts, jokers))
+    second = Search(counts, jokers, future_bounds(counts, jokers))
+    head, cap = meld_module.RACE_AFTER, meld_module.RACE_CAP
+    began = (head, 0)
+    first.layer, second.layer = {1: 0, 2: 0, 3: 0}, {1: 0}
+    first.work, second.work = head - 1, 0
+    assert meld_module._next_to_step(first, second, began) is first  # still its head start
+    first.work = head + 1000
+    assert meld_module._next_to_step(first, second, began) is second  # the smaller layer
+    second.layer = {1: 0, 2: 0, 3: 0, 4: 0}
+    assert meld_module._next_to_step(first, second, began) is first
+    second.work = cap * 1000 + head + 1  # the second has done more than the cap of the first's work
+    assert meld_module._next_to_step(first, second, began) is first
+    second.layer = {}
+    assert meld_module._next_to_step(first, second, began) is first
+    first.layer, first.work = {}, head + cap * second.work + head + 1  # now the first is over the cap
+    assert meld_module._next_to_step(first, second, began) is second
+
+
 def test_slack_sums_how_far_the_peaks_rose_above_the_floor():
     assert slack([], 10) == 0
     assert slack([12, 10, 9, 15], 10) == 2 + 0 + 0 + 5

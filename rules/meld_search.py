@@ -86,7 +86,7 @@ class Search:
         return True
 
     def step(self) -> bool:
-        """One colour (or a number's groups) further; True once the search is done. A search left
+        """One colour (the last one with the groups) further; True once the search is done. A search left
         between two colours can go on with :meth:`step` or :meth:`run`, but not be forked."""
         number_done = next(self._steps, None)
         return number_done is None or (number_done and (self.n > 13 or self.hit is not None))
@@ -147,7 +147,7 @@ class Search:
         # colours with fewer tiles here (then at the next position) first: fewer choices early keep
         # the layers between colours small (measured: bench/meld_compare.py)
         colours = sorted(range(4), key=lambda c: (ks[c], qs[c]))
-        for i, c in enumerate(colours):
+        for i, c in enumerate(colours[:3]):
             k, q, w = ks[c], qs[c], COLOUR_WEIGHT[c]
             # before the first colour: the bound from n on; then what the tiles at n left can add
             left_here = number * sum(ks[d] for d in colours[i:])
@@ -173,39 +173,53 @@ class Search:
                 nxt = dict(heapq.nlargest(beam, nxt.items(), key=lambda kv: kv[1] + reachable[kv[0] // W]))
             cur = nxt
             yield False
+        # the last colour and the groups at n in one step: each choice of the last colour fixes the
+        # leftover pattern, whose groups follow at once (no layer in between to fill and read again).
+        # A back-pointer holds both keys: the one between the two (with the pattern) and the one before.
+        c = colours[3]
+        k, w = ks[c], COLOUR_WEIGHT[c]
+        need_now = floor - number * k
+        table = step_table(k, qs[c], q2s[c], last, number, w)
         new: dict = {}
         bp = {}
         get = new.get
         groups = GROUPS_BY_CODE
         nf = need_tables(counts, n)
         target = self.target
+        self.work += len(cur)
         for key, val in cur.items():
-            hi, states = divmod(key, W)
-            pat, j = divmod(hi, 3)
-            if last:
-                need = 0
-            else:
-                s0, r = states % 35, states // 35
-                s1, r = r % 35, r // 35
-                need = nf[0][s0] + nf[1][s1] + nf[2][r % 35] + nf[3][r // 35]
-                if need > j:
-                    continue
-            for jg, gt in groups[pat]:
-                if jg > j:
-                    break
-                jl = j - jg
-                if need > jl:
-                    continue
-                v = val + number * gt
-                if v + after[jl] < floor:
-                    continue
-                nk = states + jl * W
-                if v > get(nk, -1):
-                    new[nk] = v
-                    bp[nk] = key
-                    if target is not None and v >= target and not has_forced(states):
-                        self.hit = v
-                        return
+            hi = key // W
+            if val + reachable[hi] < need_now:
+                continue
+            for delta, gain in table[(key // w) % 35 * 3 + hi % 3]:
+                mid = key + delta
+                hi, states = divmod(mid, W)
+                pat, j = divmod(hi, 3)
+                if last:
+                    need = 0
+                else:
+                    s0, r = states % 35, states // 35
+                    s1, r = r % 35, r // 35
+                    need = nf[0][s0] + nf[1][s1] + nf[2][r % 35] + nf[3][r // 35]
+                    if need > j:
+                        continue
+                for jg, gt in groups[pat]:
+                    if jg > j:
+                        break
+                    jl = j - jg
+                    if need > jl:
+                        continue
+                    v = val + gain + number * gt
+                    if v + after[jl] < floor:
+                        continue
+                    nk = states + jl * W
+                    if v > get(nk, -1):
+                        new[nk] = v
+                        bp[nk] = mid << KEY_BITS | key
+                        if target is not None and v >= target and not has_forced(states):
+                            self.hit = v
+                            return
+        steps.append((c, None))
         steps.append((4, bp))
         self.back.append(steps)
         # an exact pass leaves out dominated states; on small layers and in narrow passes the check
@@ -221,6 +235,7 @@ class Search:
         self.layer = layer
 
 
+KEY_BITS = 27  # a state key, leftover pattern included, is below W * 75 < 2**27
 DOMINANCE_FROM = 100  # states in a layer from which an exact pass checks it for dominated ones
 
 
@@ -319,12 +334,12 @@ def rebuild(back, final_key, counts, order=ASCENDING) -> list[PlacedSet]:
     key = final_key
     for n in range(13, 0, -1):
         steps = back[n - 1]
-        prev = steps[4][1][key]
-        jg = prev // W % 3 - key // W
-        key = prev
+        mid, before_last = divmod(steps[4][1][key], 1 << KEY_BITS)
+        jg = mid // W % 3 - key // W
+        key = mid
         xs, js = [0] * 4, [0] * 4
         for c, bp in reversed(steps[:4]):
-            prev = bp[key]
+            prev = before_last if bp is None else bp[key]
             js[c] = prev // W % 3 - key // W % 3
             left = {0: 0, 5: 1, 1: 2}[key // W // 3 - prev // W // 3]
             xs[c] = counts[c][n] - left + js[c]

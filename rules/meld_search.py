@@ -22,6 +22,7 @@ from .meld_states import (
     S,
     W,
     has_forced,
+    last_step_table,
     need_tables,
     step_table,
 )
@@ -179,34 +180,32 @@ class Search:
         c = colours[3]
         k, w = ks[c], COLOUR_WEIGHT[c]
         need_now = floor - number * k
-        table = step_table(k, qs[c], q2s[c], last, number, w)
+        table = last_step_table(k, qs[c], q2s[c], last, number, w)
         new: dict = {}
         bp = {}
         get = new.get
         groups = GROUPS_BY_CODE
-        nf = need_tables(counts, n)
+        # the jokers the other colours' forced runs need at the next two positions, by their states
+        others = [(COLOUR_WEIGHT[d], table_d) for d, table_d in enumerate(need_tables(counts, n)) if d != c]
+        (wa, na), (wb, nb), (wc, nc) = others
         target = self.target
         self.work += len(cur)
         for key, val in cur.items():
-            hi = key // W
+            hi, runs = divmod(key, W)
             if val + reachable[hi] < need_now:
                 continue
-            for delta, gain in table[(key // w) % 35 * 3 + hi % 3]:
-                mid = key + delta
-                hi, states = divmod(mid, W)
-                pat, j = divmod(hi, 3)
-                if last:
-                    need = 0
-                else:
-                    s0, r = states % 35, states // 35
-                    s1, r = r % 35, r // 35
-                    need = nf[0][s0] + nf[1][s1] + nf[2][r % 35] + nf[3][r // 35]
-                    if need > j:
-                        continue
-                for jg, gt in groups[pat]:
-                    if jg > j:
+            pattern, j = divmod(hi, 3)
+            need_others = 0 if last else na[runs // wa % 35] + nb[runs // wb % 35] + nc[runs // wc % 35]
+            for delta, run_step, in_runs, pattern_step, gain, need_here in table[runs // w % 35 * 3 + j]:
+                free = j - in_runs
+                need = need_others + need_here
+                if need > free:
+                    continue
+                states = runs + run_step
+                for jg, gt in groups[pattern + pattern_step]:
+                    if jg > free:
                         break
-                    jl = j - jg
+                    jl = free - jg
                     if need > jl:
                         continue
                     v = val + gain + number * gt
@@ -215,7 +214,7 @@ class Search:
                     nk = states + jl * W
                     if v > get(nk, -1):
                         new[nk] = v
-                        bp[nk] = mid << KEY_BITS | key
+                        bp[nk] = key + delta << KEY_BITS | key
                         if target is not None and v >= target and not has_forced(states):
                             self.hit = v
                             return

@@ -177,6 +177,19 @@ def step_table(
     next two positions, see :func:`_need_table`), indexed by run state * 3 + jokers free: the choices
     as (key difference, value gained). Choices leaving forced runs that the next positions' tiles and
     the jokers left could not extend are omitted."""
+    return tuple(
+        tuple((delta, gain) for delta, _, _, _, gain, _ in row) for row in last_step_table(k, q, q2, last, number, w)
+    )
+
+
+@cache
+def last_step_table(
+    k: int, q: int, q2: int | None, last: bool, number: int, w: int
+) -> tuple[tuple[tuple[int, int, int, int, int, int], ...], ...]:
+    """As :func:`step_table`, for the colour a number's groups follow at once, each choice with its
+    parts: (key difference, run-state difference, jokers into runs, leftover pattern code step, value
+    gained, jokers the new state's forced runs need at the next two positions; 0 at the last), so
+    that the search reads the new state without dividing its key."""
     need = _need_table(q, q2)
     out = []
     for s in range(S):
@@ -185,6 +198,7 @@ def step_table(
             for ns, x, jr, left in _colour_options(s, k, j):
                 if FORCED[ns] if last else need[ns] > j - jr:
                     continue
-                row.append(((ns - s) * w - jr * W + PAT_STEP[left] * 3 * W, number * x))
+                runs, pattern = (ns - s) * w, PAT_STEP[left]
+                row.append((runs - jr * W + pattern * 3 * W, runs, jr, pattern, number * x, 0 if last else need[ns]))
             out.append(tuple(row))
     return tuple(out)

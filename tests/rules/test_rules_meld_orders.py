@@ -214,8 +214,9 @@ def test_r3_a_forked_narrow_pass_that_reaches_the_upper_bound_ends_the_race():
 
 
 def test_the_racing_pass_with_the_smaller_layer_goes_next_within_a_cap():
-    """After the first pass's head start, the pass whose last layer is smaller steps next, unless it has
-    done RACE_CAP times the other's work (plus RACE_AFTER) since the race began."""
+    """After the first pass's head start, the pass whose last layer is smaller steps next (the same tiles
+    ahead of both here), unless it has done RACE_CAP times the other's work (plus RACE_AFTER) since the
+    race began."""
     rack = _big_rack(random.Random(5), 60, 2)
     counts, jokers = meld_module._counts(rack)
     first = Search(counts, jokers, future_bounds(counts, jokers))
@@ -235,6 +236,21 @@ def test_the_racing_pass_with_the_smaller_layer_goes_next_within_a_cap():
     assert meld_module._next_to_step(first, second, began) is first
     first.layer, first.work = {}, head + cap * second.work + head + 1  # now the first is over the cap
     assert meld_module._next_to_step(first, second, began) is second
+
+
+def test_the_next_number_costs_its_layer_times_the_ways_its_tiles_split():
+    heavy = parse_tiles("R1 R1 B1 B1 Y1 Y1 K1 K1 R2")
+    counts, jokers = meld_module._counts(heavy)
+    ahead_heavy = Search(counts, jokers, future_bounds(counts, jokers))
+    assert meld_module._next_cost(ahead_heavy) == 1 * 3**4
+    counts, jokers = meld_module._counts(parse_tiles("R2 B2 Y2"))
+    ahead_light = Search(counts, jokers, future_bounds(counts, jokers))
+    ahead_light.layer = {1: 0, 2: 0, 3: 0}
+    assert meld_module._next_cost(ahead_light) == 3 * 1  # no tile at 1: one way
+    # the bigger layer with nothing at its next number steps first
+    assert meld_module._next_to_step(ahead_heavy, ahead_light, (0, 0)) is ahead_light
+    ahead_light.run()
+    assert meld_module._next_cost(ahead_light) == 0
 
 
 def test_slack_sums_how_far_the_peaks_rose_above_the_floor():

@@ -246,6 +246,8 @@ def undominated(layer: dict, jokers: int) -> dict:
     of the middle numbers are dominated)."""
     get = layer.get
     cache = _DOMINATORS
+    if len(cache) > DOMINATORS_KEPT:
+        cache.clear()
     out = {}
     for key, value in layer.items():
         runs = key % W
@@ -269,7 +271,10 @@ def _dominators(runs: int, room: int) -> tuple[int, ...]:
     return jokers + d0[runs % 35] + d1[runs // 35 % 35] + d2[runs // 1225 % 35] + d3[runs // 42875]
 
 
-_DOMINATORS: dict[int, tuple[int, ...]] = {}  # by runs * 3 + room; filled as racks need them
+# by runs * 3 + room, filled as racks need them; emptied past DOMINATORS_KEPT entries, so a long-running
+# process does not keep every run combination it ever met (about 20,000 after a hundred slow racks)
+_DOMINATORS: dict[int, tuple[int, ...]] = {}
+DOMINATORS_KEPT = 50_000
 
 
 def run_outlook(counts, order) -> list[list[list[int]]]:

@@ -85,6 +85,16 @@ def test_undominated_drops_exactly_the_dominated_states():
     assert undominated({red_run: 13, red_run_worth_less: 13}, 1) == {red_run_worth_less: 13}
 
 
+def test_the_cache_of_dominators_is_emptied_once_it_is_full():
+    layer = {_key({0: (1,)}, 0): 5, _key({1: (2,)}, 0): 6, _key({2: (3,)}, 0): 7}
+    with patch.object(meld_search, "DOMINATORS_KEPT", 1):
+        meld_search._DOMINATORS.clear()
+        undominated(layer, 0)
+        assert len(meld_search._DOMINATORS) == 3
+        undominated({_key({3: (1,)}, 0): 1}, 0)
+        assert len(meld_search._DOMINATORS) == 1
+
+
 def _pass(rack, order, *, floor=0):
     counts, jokers = meld_module._counts(list(rack))
     by_position = in_order(counts, order)

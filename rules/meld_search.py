@@ -99,14 +99,12 @@ class Search:
         if self.outlook is None:
             return dict(heapq.nlargest(self.beam, layer.items(), key=lambda kv: kv[1] + after[kv[0] // W]))
         o0, o1, o2, o3 = (self.outlook[c][n] for c in range(4))
+        _, w1, w2, w3 = COLOUR_WEIGHT
 
         def promise(item):
             key, value = item
             runs = key % W
-            return (
-                value + after[key // W]
-                + o0[runs % 35] + o1[runs // 35 % 35] + o2[runs // 1225 % 35] + o3[runs // 42875 % 35]
-            )
+            return value + after[key // W] + o0[runs % 35] + o1[runs // w1 % 35] + o2[runs // w2 % 35] + o3[runs // w3 % 35]
 
         return dict(heapq.nlargest(self.beam, layer.items(), key=promise))
 
@@ -266,9 +264,9 @@ def undominated(layer: dict, jokers: int) -> dict:
 def _dominators(runs: int, room: int) -> tuple[int, ...]:
     """The key differences from a state with these runs and ``room`` more jokers possible to the states
     that would dominate it."""
-    d0, d1, d2, d3 = STRONGER_DELTAS
     jokers = tuple(W * more for more in range(1, room + 1))
-    return jokers + d0[runs % 35] + d1[runs // 35 % 35] + d2[runs // 1225 % 35] + d3[runs // 42875]
+    runs_better = (d for deltas, w in zip(STRONGER_DELTAS, COLOUR_WEIGHT, strict=True) for d in deltas[runs // w % 35])
+    return jokers + tuple(runs_better)
 
 
 # by runs * 3 + room, filled as racks need them; emptied past DOMINATORS_KEPT entries, so a long-running

@@ -165,7 +165,7 @@ def _race(first: Search, second: Search, found: tuple, upper: int) -> tuple[Sear
 
 def _next_to_step(first: Search, second: Search, began: tuple[int, int]) -> Search:
     """The racing pass that goes next: the first alone for its first RACE_AFTER states, then the one
-    whose next number looks cheaper (:func:`_next_cost`; each pass's work comes in a burst of a few
+    whose next number looks cheaper (:meth:`~rules.meld_search.Search.next_cost`; each pass's work comes in a burst of a few
     numbers where its layers swell, and the other is usually past its burst or not yet in it), unless
     it has done RACE_CAP times the other's work since the race began (so neither waits for ever)."""
     done_first, done_second = first.work - began[0], second.work - began[1]
@@ -175,18 +175,7 @@ def _next_to_step(first: Search, second: Search, began: tuple[int, int]) -> Sear
         return second
     if done_second > RACE_CAP * done_first + RACE_AFTER:
         return first
-    return first if _next_cost(first) <= _next_cost(second) else second
-
-
-def _next_cost(search: Search) -> int:
-    """A guess at the work of a pass's next number: its last layer times the ways the tiles there can
-    split between runs and groups (each colour's count plus one, multiplied)."""
-    if search.n > 13:
-        return 0
-    ways = 1
-    for row in search.counts:
-        ways *= row[search.n] + 1
-    return len(search.layer) * ways
+    return first if first.next_cost() <= second.next_cost() else second
 
 
 def _narrow_passes(exact: Search, counts, jokers: int, ascending_bounds, size: int) -> Iterator[Search]:

@@ -76,15 +76,26 @@ class Search:
         return other
 
     def run(self, budget: int | None = None) -> bool:
-        """Go on up to 13 (True), or pause after the number where ``work`` passed ``budget`` (False)."""
-        for number_done in self._steps:
-            if not number_done:
-                continue
-            if self.hit is not None:
-                return True
-            if budget is not None and self.work > budget and self.n <= 13:
+        """Go on up to 13 (True), or pause (False) before a number whose guessed work
+        (:meth:`next_cost`) would take ``work`` past ``budget``: a number can cost a hundred times the
+        one before it, so a budget checked only after it would be overrun at once."""
+        while self.n <= 13 and self.hit is None:
+            if budget is not None and self.work + self.next_cost() > budget:
                 return False
+            for number_done in self._steps:
+                if number_done:
+                    break
         return True
+
+    def next_cost(self) -> int:
+        """A guess at the work of the next number: the layer times the ways that number's tiles can
+        split between runs and groups (each colour's count plus one, multiplied); 0 once done."""
+        if self.n > 13:
+            return 0
+        ways = 1
+        for row in self.counts:
+            ways *= row[self.n] + 1
+        return len(self.layer) * ways
 
     def step(self) -> bool:
         """One colour (the last one with the groups) further; True once the search is done. A search left

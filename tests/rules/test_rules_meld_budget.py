@@ -20,7 +20,7 @@ from tests.rules import test_rules_meld as base
 @base.FAST
 @given(base.racks(8, colours=4, numbers=5))
 def test_r3_every_rack_through_the_budget_path_equals_exhaustive_search(rack):
-    """A budget of 0 pauses the exact pass after number 1, every time; a one-state narrow pass then
+    """A budget of 0 pauses the exact pass before number 1, every time; a one-state narrow pass then
     sets a poor floor, and the resumed exact pass must still find the optimum."""
     with patch.object(meld_module, "BUDGET", 0), patch.object(meld_module, "BEAM", 1):
         meld = best_meld(rack)
@@ -75,6 +75,25 @@ def test_r3_a_paused_search_resumed_with_a_raised_floor(rnd, size, jokers, budge
         assert (key is not None and value >= floor) == found
         if found:
             assert value == best
+
+
+def test_a_budget_pauses_before_a_number_whose_guessed_work_would_pass_it():
+    """The eight tiles of the 4s can split 3**4 ways: before them the guess is the layer times 81. A
+    budget one short of the work done plus that pauses before the 4s; resumed, the search ends as if
+    it had never paused."""
+    rack = parse_tiles("R1 R2 R3 R4 R4 B4 B4 Y4 Y4 K4 K4 R5 B5 Y5")
+    counts, jokers = meld_module._counts(rack)
+    search = Search(counts, jokers, future_bounds(counts, jokers))
+    assert search.run(budget=0) is False and (search.n, search.work) == (1, 0)  # even number 1 is over
+    while search.n < 4:
+        search.step()
+    work, guess = search.work, search.next_cost()
+    assert guess == len(search.layer) * 3**4
+    assert search.run(budget=work + guess - 1) is False and (search.n, search.work) == (4, work)
+    search.run(budget=work + guess)
+    assert search.n > 4  # a budget that holds the guess lets the 4s through
+    assert search.run()
+    assert search.result()[0] == best_meld(rack).value == base.exhaustive(rack)
 
 
 @pytest.mark.parametrize(

@@ -242,15 +242,15 @@ def test_the_next_number_costs_its_layer_times_the_ways_its_tiles_split():
     heavy = parse_tiles("R1 R1 B1 B1 Y1 Y1 K1 K1 R2")
     counts, jokers = meld_module._counts(heavy)
     ahead_heavy = Search(counts, jokers, future_bounds(counts, jokers))
-    assert meld_module._next_cost(ahead_heavy) == 1 * 3**4
+    assert ahead_heavy.next_cost() == 1 * 3**4
     counts, jokers = meld_module._counts(parse_tiles("R2 B2 Y2"))
     ahead_light = Search(counts, jokers, future_bounds(counts, jokers))
     ahead_light.layer = {1: 0, 2: 0, 3: 0}
-    assert meld_module._next_cost(ahead_light) == 3 * 1  # no tile at 1: one way
+    assert ahead_light.next_cost() == 3 * 1  # no tile at 1: one way
     # the bigger layer with nothing at its next number steps first
     assert meld_module._next_to_step(ahead_heavy, ahead_light, (0, 0)) is ahead_light
     ahead_light.run()
-    assert meld_module._next_cost(ahead_light) == 0
+    assert ahead_light.next_cost() == 0
 
 
 def test_slack_sums_how_far_the_peaks_rose_above_the_floor():

@@ -21,9 +21,9 @@ A pass keeps, per state, the best value reached and a back-pointer; the sets are
 the decisions. Within a number the colours are decided one at a time (the work is a sum, not a
 product, over the colours' choices) and each state is one integer. States that cannot reach a floor
 (value + an upper bound per number and jokers left) are pruned. :func:`best_meld` runs the exact pass
-from 13 down with a greedy arrangement as its floor; only if that grows past a budget do narrow passes
-(a few states per step) find a good arrangement, and the exact pass then looks only for something
-better, racing an ascending exact pass on the few racks where that is slow. :func:`can_open` adds
+from 13 down with a greedy arrangement as its floor; only if that would grow past a budget does a
+narrow pass (a few states per step) find a good arrangement, and the exact pass then looks only for
+something better, raced by an ascending exact pass on the few racks where that is slow. :func:`can_open` adds
 cheap bounds (a greedy lower bound and an upper bound from tiles that could belong to any set) and
 stops early once the threshold is reached.
 
@@ -34,11 +34,11 @@ step tables), :mod:`rules.meld_search` (the dynamic programme and the rebuilding
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterable
 from dataclasses import dataclass
 
 from .meld_bounds import future_bounds, greedy_lower_bound, upper_bound
-from .meld_search import Search, rebuild, run_outlook, slack, solve
+from .meld_search import Search, rebuild, run_outlook, solve
 from .meld_states import ASCENDING, DESCENDING, in_order
 from .sets import PlacedSet
 from .tiles import COLOURS, Tile, check_tile_counts, parse_tiles
@@ -78,7 +78,7 @@ BEAM = 64  # states kept per step by the narrow pass; measured with bench/meld_c
 BUDGET = 500  # states the exact pass expands before a narrow pass raises its floor; same
 NARROW_ASCENDING_FROM = 50  # tiles; from here a second narrow pass runs in ascending order; same
 ASCENDING_BEAM = 128  # states kept per step by that one; same
-RACE_AFTER = 2000  # states the first exact pass expands alone before the other joins; same
+RACE_AFTER = 4000  # states the exact pass expands alone above the narrow pass's floor before the race; same
 RACE_CAP = 5  # the most work one racing pass does for the other's (plus RACE_AFTER); same
 FORK_EVERY = 8000  # states a racing pass expands between the narrow passes forked from it; same
 
@@ -94,10 +94,10 @@ def best_meld(rack: Iterable[Tile] | str) -> Meld:
     lower = greedy_lower_bound(counts, jokers)
     # The exact pass walks the numbers from 13 down: there a joker still free is bounded by the number
     # being decided, not by 13, so far fewer states survive the bound on racks with jokers. With the
-    # greedy arrangement as its floor it is all most racks need. Once it has expanded BUDGET states it
-    # pauses, narrow passes (the BEAM most promising states of each step) find a valid arrangement,
-    # usually the best one, and the exact pass resumes looking only for something better: every
-    # arrangement worth more survives that floor.
+    # greedy arrangement as its floor it is all most racks need. Before a number that would take it past
+    # BUDGET states it pauses, a narrow pass (the BEAM most promising states of each step) finds a valid
+    # arrangement, usually the best one, and the exact pass resumes looking only for something better:
+    # every arrangement worth more survives that floor.
     by_position = in_order(counts, DESCENDING)
     bounds = future_bounds(by_position, jokers, DESCENDING)
     exact = Search(by_position, jokers, bounds, floor=lower, order=DESCENDING)
@@ -107,28 +107,37 @@ def best_meld(rack: Iterable[Tile] | str) -> Meld:
 
 
 def _beyond_the_budget(exact: Search, counts, jokers: int, upper: int, size: int) -> tuple:
-    """The narrow passes raise the paused exact pass's floor, then it races an ascending exact pass:
-    the best arrangement, as (value, final key, back-pointers, the search they belong to)."""
-    found: tuple = (0, None, None, exact)
+    """A narrow pass raises the paused exact pass's floor, and above it the exact pass goes on alone for
+    RACE_AFTER states, which is all most racks need. On the rest a second narrow pass (on big racks)
+    may raise the floor again, and an ascending exact pass races it. The best arrangement, as (value,
+    final key, back-pointers, the search they belong to)."""
+    found, settled = _narrow(exact.fork(beam=BEAM), (0, None, None, exact), upper)
+    if settled:
+        return found
+    exact.floor = max(exact.floor, found[0] + 1)
+    if exact.run(exact.work + RACE_AFTER):
+        return _better(exact, found)
     ascending_bounds = future_bounds(counts, jokers)
-    narrows = []
-    for narrow in _narrow_passes(exact, counts, jokers, ascending_bounds, size):
-        narrow.run()
-        narrows.append(narrow)
-        better = _better(narrow, found)
-        if better is not found:
-            found = better
-            if found[0] >= upper or not narrow.trimmed:  # it reached the bound, or it was exact
-                return found
-            exact.floor = found[0] + 1
+    if size >= NARROW_ASCENDING_FROM:
+        outlook = run_outlook(counts, ASCENDING)
+        narrow = Search(counts, jokers, ascending_bounds, floor=exact.floor, beam=ASCENDING_BEAM, outlook=outlook)
+        found, settled = _narrow(narrow, found, upper)
+        if settled:
+            return found
+        exact.floor = max(exact.floor, found[0] + 1)
     ascending = Search(counts, jokers, ascending_bounds, floor=exact.floor)
-    # the order whose narrow pass stayed closer to the floor goes first
-    looser = {narrow.order: slack(narrow.peaks, exact.floor) for narrow in narrows}
-    first, second = exact, ascending
-    if looser.get(ASCENDING, 10**9) < looser[DESCENDING]:
-        first, second = ascending, exact
-    winner, found = _race(first, second, found, upper)
+    winner, found = _race(exact, ascending, found, upper)
     return found if winner is None else _better(winner, found)
+
+
+def _narrow(narrow: Search, found: tuple, upper: int) -> tuple[tuple, bool]:
+    """Run a narrow pass: (its arrangement if better than ``found``, else ``found``; whether that is
+    the answer: it reached the upper bound, or the pass left nothing out and so was exact)."""
+    narrow.run()
+    better = _better(narrow, found)
+    if better is found:
+        return found, False
+    return better, better[0] >= upper or not narrow.trimmed
 
 
 def _better(search: Search, found: tuple) -> tuple:
@@ -139,11 +148,11 @@ def _better(search: Search, found: tuple) -> tuple:
 
 def _race(first: Search, second: Search, found: tuple, upper: int) -> tuple[Search | None, tuple]:
     """Two exact passes above the same floor, one colour at a time: the first to finish has the answer
-    (the winner, and the best arrangement found so far; no winner if that reached the upper bound). On
-    a few racks one order's bound stays far above the optimum through the middle numbers while the
+    (the winner, and the best arrangement found so far; no winner if a narrow pass settled it). On a
+    few racks one order's bound stays far above the optimum through the middle numbers while the
     other's meets it. Every FORK_EVERY states a narrow pass forked from the pass that just finished a
     number (exact up to there) may find a better arrangement, which raises both floors."""
-    began = (first.work + RACE_AFTER, second.work)
+    began = (first.work, second.work)
     last_fork = {id(first): first.work, id(second): second.work}
     while True:
         search = _next_to_step(first, second, began)
@@ -153,41 +162,24 @@ def _race(first: Search, second: Search, found: tuple, upper: int) -> tuple[Sear
         if search.n == n or search.work - last_fork[id(search)] < FORK_EVERY:
             continue
         last_fork[id(search)] = search.work
-        narrow = search.fork(beam=BEAM)
-        narrow.run()
-        better = _better(narrow, found)
-        if better is not found:
-            found = better
-            if found[0] >= upper:
-                return None, found
-            first.floor = second.floor = found[0] + 1
+        found, settled = _narrow(search.fork(beam=BEAM), found, upper)
+        if settled:
+            return None, found
+        first.floor = second.floor = max(first.floor, found[0] + 1)
 
 
 def _next_to_step(first: Search, second: Search, began: tuple[int, int]) -> Search:
-    """The racing pass that goes next: the first alone for its first RACE_AFTER states, then the one
-    whose next number looks cheaper (:meth:`~rules.meld_search.Search.next_cost`; each pass's work comes in a burst of a few
-    numbers where its layers swell, and the other is usually past its burst or not yet in it), unless
-    it has done RACE_CAP times the other's work since the race began (so neither waits for ever)."""
+    """The racing pass that goes next: the one whose next number looks cheaper
+    (:meth:`~rules.meld_search.Search.next_cost`; each pass's work comes in a burst of a few numbers
+    where its layers swell, and the other is usually past its burst or not yet in it), unless it has
+    done RACE_CAP times the other's work (plus RACE_AFTER) since the race began (so neither waits for
+    ever)."""
     done_first, done_second = first.work - began[0], second.work - began[1]
-    if done_first < 0:
-        return first
     if done_first > RACE_CAP * done_second + RACE_AFTER:
         return second
     if done_second > RACE_CAP * done_first + RACE_AFTER:
         return first
     return first if first.next_cost() <= second.next_cost() else second
-
-
-def _narrow_passes(exact: Search, counts, jokers: int, ascending_bounds, size: int) -> Iterator[Search]:
-    """The narrow pass goes on from the paused exact pass; on big racks a second one, above the floor
-    the first left, runs in ascending order from number 1: each lands on the optimum, or next to it,
-    where the other often does not (measured: big dealt racks favour the ascending one, long runs
-    the other). The ascending one keeps more states and ranks them by their runs' outlook as well
-    (:func:`~rules.meld_search.run_outlook`)."""
-    yield exact.fork(beam=BEAM)
-    if size >= NARROW_ASCENDING_FROM:
-        outlook = run_outlook(counts, ASCENDING)
-        yield Search(counts, jokers, ascending_bounds, floor=exact.floor, beam=ASCENDING_BEAM, outlook=outlook)
 
 
 def _meld(value, final_key, back, search: Search) -> Meld:

@@ -48,7 +48,7 @@ class Search:
     ``outlook`` (:func:`run_outlook`), what each colour's open runs promise."""
 
     __slots__ = ("counts", "jokers", "bounds", "floor", "beam", "target", "layer", "back", "n")
-    __slots__ += ("trimmed", "hit", "work", "order", "outlook", "peaks", "_steps")
+    __slots__ += ("trimmed", "hit", "work", "order", "outlook", "_steps")
 
     def __init__(self, counts, jokers, bounds, *, floor=0, beam=0, target=None, order=ASCENDING, outlook=None):
         self.counts, self.jokers, self.bounds, self.order = counts, jokers, bounds, order
@@ -60,7 +60,6 @@ class Search:
         self.hit = None
         self.work = 0
         self.outlook = outlook
-        self.peaks: list[int] = []
         self._steps = self._walk()
 
     def fork(self, *, beam: int = 0, floor: int | None = None) -> Search:
@@ -238,8 +237,6 @@ class Search:
         if beam and len(new) > beam:
             self.trimmed = True
             layer = self._most_promising(new, n + 1)
-        if beam and n < 13:
-            self.peaks.append(max((v + after[k // W] for k, v in layer.items()), default=-1))
         self.layer = layer
 
 
@@ -316,12 +313,6 @@ def run_outlook(counts, order) -> list[list[list[int]]]:
 UNFINISHED = -200  # a state whose forced runs cannot be finished: below any other
 _IMPOSSIBLE = -(10**6)
 _TWO_RUNS = [i for i, runs in enumerate(STATES) if len(runs) <= 2]
-
-
-def slack(peaks: list[int], floor: int) -> int:
-    """How far a narrow pass's ``peaks`` rose above ``floor``, summed over the numbers: the smaller it
-    is, the fewer states an exact pass in that order keeps above the floor (measured, not proven)."""
-    return sum(max(0, peak - floor) for peak in peaks)
 
 
 def solve(counts, jokers, *, target=None, floor: int = 0, beam: int = 0, bounds=None, trimmed=None):

@@ -12,7 +12,7 @@ from hypothesis import strategies as st
 from rules import meld as meld_module
 from rules.meld import Meld, best_meld
 from rules.meld_bounds import descending_joker_values, future_bounds, greedy_lower_bound
-from rules.meld_search import Search, rebuild, run_outlook, slack
+from rules.meld_search import Search, rebuild, run_outlook
 from rules.meld_states import ASCENDING, DESCENDING, STATES, W, in_order
 from rules.tiles import JOKER, Tile, full_set, parse_tiles
 from tests.rules import test_rules_meld as base
@@ -166,14 +166,14 @@ def test_r3_dense_windows_racing_at_once_equal_the_unpruned_search(rack):
 
 def test_either_order_can_win_the_race_and_both_give_the_same_meld():
     """On big racks with a poor floor (a one-state narrow pass), racing at once, with and without the
-    narrow passes forked along the way, against never racing: equal values, valid sets; each order
-    starts some race and finishes first on some rack."""
-    outcomes = {"plain": set(), "forks": set(), "first": set()}
+    narrow passes forked along the way, against the paused exact pass going on alone: equal values,
+    valid sets; each order finishes first on some rack, and only the racing passes race."""
+    outcomes = {"plain": set(), "forks": set(), "alone": set()}
     race = meld_module._race
 
     def recording(kind):
         def record(first, second, found, upper):
-            outcomes["first"].add(first.order)
+            assert (first.order, second.order) == (DESCENDING, ASCENDING)  # the paused pass, then the other
             winner, found = race(first, second, found, upper)
             outcomes[kind].add(None if winner is None else winner.order)
             return winner, found
@@ -183,7 +183,7 @@ def test_either_order_can_win_the_race_and_both_give_the_same_meld():
     rnd = random.Random(11)
     for _ in range(16):
         rack = _big_rack(rnd, rnd.randint(30, 80), rnd.randint(0, 2))
-        with patch.multiple(meld_module, BUDGET=0, BEAM=1, ASCENDING_BEAM=1, RACE_AFTER=10**9):
+        with patch.multiple(meld_module, BUDGET=0, BEAM=1, ASCENDING_BEAM=1, RACE_AFTER=10**9, _race=recording("alone")):
             alone = best_meld(rack)
         for kind, fork_every in (("plain", 10**9), ("forks", 0)):
             with patch.multiple(
@@ -193,7 +193,7 @@ def test_either_order_can_win_the_race_and_both_give_the_same_meld():
             assert raced.value == alone.value
             base._check_meld(rack, raced)
     assert outcomes["plain"] == {ASCENDING, DESCENDING}
-    assert outcomes["first"] == {ASCENDING, DESCENDING}  # the narrow passes' slack decides
+    assert outcomes["alone"] == set()  # never raced
 
 
 def test_r3_a_forked_narrow_pass_that_reaches_the_upper_bound_ends_the_race():
@@ -214,19 +214,16 @@ def test_r3_a_forked_narrow_pass_that_reaches_the_upper_bound_ends_the_race():
 
 
 def test_the_racing_pass_with_the_smaller_layer_goes_next_within_a_cap():
-    """After the first pass's head start, the pass whose last layer is smaller steps next (the same tiles
-    ahead of both here), unless it has done RACE_CAP times the other's work (plus RACE_AFTER) since the
-    race began."""
+    """The pass whose last layer is smaller steps next (the same tiles ahead of both here), unless it has
+    done RACE_CAP times the other's work (plus RACE_AFTER) since the race began."""
     rack = _big_rack(random.Random(5), 60, 2)
     counts, jokers = meld_module._counts(rack)
     first = Search(counts, jokers, future_bounds(counts, jokers))
     second = Search(counts, jokers, future_bounds(counts, jokers))
     head, cap = meld_module.RACE_AFTER, meld_module.RACE_CAP
-    began = (head, 0)
+    began = (head, 0)  # the first pass had done that much before the race
     first.layer, second.layer = {1: 0, 2: 0, 3: 0}, {1: 0}
-    first.work, second.work = head - 1, 0
-    assert meld_module._next_to_step(first, second, began) is first  # still its head start
-    first.work = head + 1000
+    first.work, second.work = head + 1000, 0
     assert meld_module._next_to_step(first, second, began) is second  # the smaller layer
     second.layer = {1: 0, 2: 0, 3: 0, 4: 0}
     assert meld_module._next_to_step(first, second, began) is first
@@ -251,24 +248,6 @@ def test_the_next_number_costs_its_layer_times_the_ways_its_tiles_split():
     assert meld_module._next_to_step(ahead_heavy, ahead_light, (0, 0)) is ahead_light
     ahead_light.run()
     assert ahead_light.next_cost() == 0
-
-
-def test_slack_sums_how_far_the_peaks_rose_above_the_floor():
-    assert slack([], 10) == 0
-    assert slack([12, 10, 9, 15], 10) == 2 + 0 + 0 + 5
-
-
-def test_only_narrow_passes_keep_their_peaks():
-    rack = _big_rack(random.Random(3), 60, 2)
-    counts, jokers = meld_module._counts(rack)
-    bounds = future_bounds(counts, jokers)
-    exact = Search(counts, jokers, bounds, floor=greedy_lower_bound(counts, jokers))
-    narrow = Search(counts, jokers, bounds, floor=greedy_lower_bound(counts, jokers), beam=8)
-    exact.run()
-    narrow.run()
-    assert exact.peaks == []
-    assert len(narrow.peaks) == 12  # every number but the last
-    assert all(peak >= narrow.result()[0] for peak in narrow.peaks)  # a bound never falls below it
 
 
 def test_a_run_that_the_next_tiles_extend_promises_more_than_none():

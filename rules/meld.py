@@ -74,10 +74,10 @@ def _counts(tiles: list[Tile]) -> tuple[list[list[int]], int]:
     return counts, jokers
 
 
-BEAM = 64  # states kept per step by the narrow pass; measured with bench/meld_compare.py
+BEAM = 16  # states kept per step by the narrow pass; measured with bench/meld_compare.py
 BUDGET = 500  # states the exact pass expands before a narrow pass raises its floor; same
 NARROW_ASCENDING_FROM = 50  # tiles; from here a second narrow pass runs in ascending order; same
-ASCENDING_BEAM = 128  # states kept per step by that one; same
+ASCENDING_BEAM = 32  # states kept per step by the ascending one; same
 RACE_AFTER = 4000  # states the exact pass expands alone above the narrow pass's floor before the race; same
 RACE_CAP = 5  # the most work one racing pass does for the other's (plus RACE_AFTER); same
 FORK_EVERY = 8000  # states a racing pass expands between the narrow passes forked from it; same

@@ -80,7 +80,7 @@ NARROW_ASCENDING_FROM = 50  # tiles; from here a second narrow pass runs in asce
 ASCENDING_BEAM = 32  # states kept per step by the ascending one; same
 RACE_AFTER = 4000  # states the exact pass expands alone above the narrow pass's floor before the race; same
 RACE_CAP = 5  # the most work one racing pass does for the other's (plus RACE_AFTER); same
-FORK_EVERY = 8000  # states a racing pass expands between the narrow passes forked from it; same
+FORK_EVERY = 2000  # states a racing pass expands between the narrow passes forked from it; same
 
 
 def best_meld(rack: Iterable[Tile] | str) -> Meld:

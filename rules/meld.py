@@ -23,9 +23,9 @@ product, over the colours' choices) and each state is one integer. States that c
 (value + an upper bound per number and jokers left) are pruned. :func:`best_meld` runs the exact pass
 from 13 down with a greedy arrangement as its floor; only if that would grow past a budget does a
 narrow pass (a few states per step) find a good arrangement, and the exact pass then looks only for
-something better, raced by an ascending exact pass on the few racks where that is slow. :func:`can_open` adds
-cheap bounds (a greedy lower bound and an upper bound from tiles that could belong to any set) and
-stops early once the threshold is reached.
+something better, raced by an ascending exact pass on the few racks where that is slow.
+:func:`can_open` adds cheap bounds (a greedy lower bound and an upper bound from tiles that could
+belong to any set) and stops early once the threshold is reached.
 
 Modules: this one (the API and the choice of floor), :mod:`rules.meld_states` (run states, groups,
 step tables), :mod:`rules.meld_search` (the dynamic programme and the rebuilding of the sets),
@@ -75,7 +75,7 @@ def _counts(tiles: list[Tile]) -> tuple[list[list[int]], int]:
 
 
 BEAM = 16  # states kept per step by the narrow pass; measured with bench/meld_compare.py
-BUDGET = 500  # states the exact pass expands before a narrow pass raises its floor; same
+BUDGET = 500  # states the exact pass may expand (as guessed ahead) before a narrow pass raises its floor; same
 NARROW_ASCENDING_FROM = 50  # tiles; from here a second narrow pass runs in ascending order; same
 ASCENDING_BEAM = 32  # states kept per step by the ascending one; same
 RACE_AFTER = 4000  # states the exact pass expands alone above the narrow pass's floor before the race; same
